@@ -1,0 +1,222 @@
+// Command gamebot is the bot server: Giretra sessions for the Giretra
+// engine, Battleship for botsarena and Othello moves, on one HTTP port.
+//
+//	gamebot              serve (PORT, HOST, LOG_LEVEL, ... from the environment)
+//	gamebot healthcheck  GET /health on the local server; exit 0 if healthy
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/server"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "gamebot:", err)
+		os.Exit(1)
+	}
+}
+
+// config is read from the environment once, in run.
+type config struct {
+	host, port      string
+	logLevel        slog.Level
+	budget          time.Duration
+	maxSessions     int
+	sessionTTL      time.Duration
+	launcherPID     int
+	shutdownTimeout time.Duration
+}
+
+func loadConfig(getenv func(string) string) (config, error) {
+	c := config{host: "127.0.0.1", port: "5063", shutdownTimeout: 10 * time.Second}
+	if v := getenv("HOST"); v != "" {
+		c.host = v
+	}
+	if v := getenv("PORT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 65535 {
+			return c, fmt.Errorf("PORT=%q: want a port number 0..65535", v)
+		}
+		c.port = v
+	}
+	if v := getenv("LOG_LEVEL"); v != "" {
+		if err := c.logLevel.UnmarshalText([]byte(v)); err != nil {
+			return c, fmt.Errorf("LOG_LEVEL=%q: want debug, info, warn or error", v)
+		}
+	}
+	if v := getenv("GIRETRA_BUDGET_MS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 25000 {
+			return c, fmt.Errorf("GIRETRA_BUDGET_MS=%q: want 0..25000 (0 = heuristic only)", v)
+		}
+		c.budget = time.Duration(n) * time.Millisecond
+		if n == 0 {
+			c.budget = -1
+		}
+	}
+	if v := getenv("MAX_SESSIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("MAX_SESSIONS=%q: want a positive number", v)
+		}
+		c.maxSessions = n
+	}
+	if v := getenv("SESSION_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("SESSION_TTL=%q: want a positive duration such as 2h", v)
+		}
+		c.sessionTTL = d
+	}
+	if v := getenv("LAUNCHER_PID"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("LAUNCHER_PID=%q: want a process id", v)
+		}
+		c.launcherPID = n
+	}
+	return c, nil
+}
+
+// run serves until ctx is done (or the launcher dies), then shuts down
+// gracefully. ready, if not nil, receives the listening address.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, ready chan<- string) error {
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "healthcheck":
+			return healthcheck(ctx, cfg)
+		case "-h", "--help", "help":
+			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID")
+			return nil
+		default:
+			return fmt.Errorf("unknown argument %q (try: gamebot help)", args[0])
+		}
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+
+	botCfg := bot.Config{Budget: cfg.budget}
+	if cfg.budget < 0 {
+		botCfg = bot.Config{Fast: true}
+	}
+	reg := prometheus.NewRegistry()
+	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
+		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },
+	})
+
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.host, cfg.port))
+	if err != nil {
+		return err
+	}
+	// Searches stop when baseCtx is cancelled at the end of the grace period.
+	baseCtx, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBase()
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      35 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return baseCtx },
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if cfg.launcherPID > 0 {
+		go watchLauncher(ctx, cancel, cfg.launcherPID, logger)
+	}
+	go srv.Janitor(ctx, time.Minute)
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	logger.Info("listening", "addr", ln.Addr().String())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	sctx, scancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer scancel()
+	err = hs.Shutdown(sctx)
+	cancelBase()
+	if errors.Is(err, context.DeadlineExceeded) {
+		_ = hs.Close()
+	}
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return serr
+	}
+	return err
+}
+
+// watchLauncher cancels the server once the launching process is gone (the
+// Giretra engine's orphan guard: templates poll every 2 s).
+func watchLauncher(ctx context.Context, cancel context.CancelFunc, pid int, logger *slog.Logger) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if !processAlive(pid) {
+				logger.Info("launcher process gone; exiting", "pid", pid)
+				cancel()
+				return
+			}
+		}
+	}
+}
+
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// healthcheck is the Docker HEALTHCHECK: distroless has no shell or curl.
+func healthcheck(ctx context.Context, cfg config) error {
+	host := cfg.host
+	if host == "0.0.0.0" || host == "" || host == "::" {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, cfg.port)+"/health", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("health: %s", resp.Status)
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package server
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// latencyBuckets fit the callers' budgets: Giretra allows 30 s per decision
+// and 5 s per notification, botsarena 10 s per turn; we aim for milliseconds.
+var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
+// Metrics are the server's Prometheus metrics, on a registry of its own.
+type Metrics struct {
+	requests          *prometheus.CounterVec
+	requestDuration   *prometheus.HistogramVec
+	decisionDuration  *prometheus.HistogramVec
+	decisionFallbacks *prometheus.CounterVec
+	sessionsActive    prometheus.Gauge
+	sessionsCreated   prometheus.Counter
+	sessionsReclaimed *prometheus.CounterVec
+	notifications     *prometheus.CounterVec
+	overloaded        *prometheus.CounterVec
+}
+
+// NewMetrics registers the server's metrics (and the Go, process and build
+// collectors) on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bot_http_requests_total", Help: "HTTP requests by route pattern, method and status code.",
+		}, []string{"route", "method", "code"}),
+		requestDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "bot_http_request_duration_seconds", Help: "HTTP request latency by route pattern and method.", Buckets: latencyBuckets,
+		}, []string{"route", "method"}),
+		decisionDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "bot_decision_duration_seconds", Help: "Time spent deciding, by game and decision kind.", Buckets: latencyBuckets,
+		}, []string{"game", "kind"}),
+		decisionFallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bot_decision_fallbacks_total", Help: "Decisions answered by the safe fallback because the strategy failed or overran.",
+		}, []string{"game", "kind"}),
+		sessionsActive: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "bot_sessions_active", Help: "Giretra sessions currently held in memory.",
+		}),
+		sessionsCreated: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "bot_sessions_created_total", Help: "Giretra sessions created.",
+		}),
+		sessionsReclaimed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bot_sessions_reclaimed_total", Help: "Giretra sessions removed, by reason (deleted, ended, idle, capacity).",
+		}, []string{"reason"}),
+		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bot_notifications_total", Help: "Giretra notifications received, by event (unknown names as \"unknown\").",
+		}, []string{"event"}),
+		overloaded: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bot_overload_total", Help: "Decisions that found every search slot busy, by game.",
+		}, []string{"game"}),
+	}
+	reg.MustRegister(m.requests, m.requestDuration, m.decisionDuration, m.decisionFallbacks,
+		m.sessionsActive, m.sessionsCreated, m.sessionsReclaimed, m.notifications, m.overloaded,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewBuildInfoCollector())
+	return m
+}
