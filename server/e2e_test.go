@@ -22,9 +22,13 @@ import (
 )
 
 func newTestServer(t testing.TB, cfg Config) (*Server, *httptest.Server) {
+	return newTestServerWith(t, cfg, bot.Config{})
+}
+
+func newTestServerWith(t testing.TB, cfg Config, bc bot.Config) (*Server, *httptest.Server) {
 	t.Helper()
 	s := New(slog.New(slog.DiscardHandler), cfg, prometheus.NewRegistry(), Deps{
-		NewGiretraPlayer: func() giretra.Player { return bot.New(bot.Config{}) },
+		NewGiretraPlayer: func() giretra.Player { return bot.New(bc) },
 	})
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)

@@ -39,9 +39,11 @@ func createSession(t *testing.T, h http.Handler, body string) string {
 	return out.SessionID
 }
 
+func readGolden(name string) ([]byte, error) { return os.ReadFile("../giretra/wire/testdata/" + name) }
+
 func golden(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile("../giretra/wire/testdata/" + name)
+	b, err := readGolden(name)
 	if err != nil {
 		t.Fatal(err)
 	}
