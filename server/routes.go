@@ -40,6 +40,12 @@ func (s *Server) routes(cfg Config, reg *prometheus.Registry, deps Deps) http.Ha
 			r.Post("/notify/{event}", g.notify)
 		})
 	})
+	if deps.Battleship != nil {
+		r.Method(http.MethodPost, "/battleship", handleBattleship(s.logger, deps.Battleship))
+	}
+	if deps.Othello != nil {
+		r.Method(http.MethodPost, "/othello/move", handleOthelloMove(s.logger, deps.Othello))
+	}
 	return r
 }
 

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/othello"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -60,6 +62,10 @@ type Server struct {
 type Deps struct {
 	// NewGiretraPlayer makes the player of one Giretra session.
 	NewGiretraPlayer func() giretra.Player
+	// Battleship serves POST /battleship when not nil.
+	Battleship *battleship.Bot
+	// Othello serves POST /othello/move when not nil.
+	Othello *othello.Engine
 }
 
 // New builds the server: routes, middleware and a session store. Call Run

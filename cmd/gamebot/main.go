@@ -19,8 +19,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/server"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -123,6 +125,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	reg := prometheus.NewRegistry()
 	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },
+		Battleship:       battleship.NewBot(battleship.Options{}),
+		Othello:          othello.NewEngine(othello.EngineOptions{}),
 	})
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.host, cfg.port))
