@@ -217,9 +217,9 @@ func TestAnswerDecoders(t *testing.T) {
 		want    giretra.Cut
 		wantErr bool
 	}{
-		{`{"position":16,"fromTop":true}`, giretra.Cut{16, true}, false},
-		{`{"position":6}`, giretra.Cut{6, false}, false},
-		{`{"Position":16,"fromTop":true}`, giretra.Cut{0, true}, false}, // names are case-sensitive
+		{`{"position":16,"fromTop":true}`, giretra.Cut{Position: 16, FromTop: true}, false},
+		{`{"position":6}`, giretra.Cut{Position: 6, FromTop: false}, false},
+		{`{"Position":16,"fromTop":true}`, giretra.Cut{Position: 0, FromTop: true}, false}, // names are case-sensitive
 		{`{"position":16.0,"fromTop":true}`, giretra.Cut{}, true},
 		{`{"position":"16","fromTop":true}`, giretra.Cut{}, true},
 		{`{"position":16,"fromTop":"yes"}`, giretra.Cut{}, true},
