@@ -173,13 +173,6 @@ type Player interface {
 	Notify(ctx context.Context, seat Position, e *Event) error
 }
 
-// Observer sees every decision the simulator asks for, for referees.
-type Observer interface {
-	// Decision is called after each decision with its kind ("Cut",
-	// "Negotiation", "CardPlay") and whether the answer was legal.
-	Decision(seat Position, kind string, legal bool, detail string)
-}
-
 // MatchConfig configures RunMatch.
 type MatchConfig struct {
 	TargetScore       int

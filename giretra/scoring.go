@@ -16,7 +16,7 @@ type DealResult struct {
 	SweepBonus int
 }
 
-// roundHalfAway rounds n/10 half away from zero (n >= 0).
+// roundTenths rounds n/10 half away from zero (n >= 0).
 func roundTenths(n int) int { return (n + 5) / 10 }
 
 // ScoreDeal scores a played deal (ScoringCalculator.cs). cardPoints and

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+	"time"
+
+	"github.com/botarena/gamebot/giretra"
+)
+
+// wilson is the Wilson score 95% interval of w successes in n.
+func wilson(w, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 0
+	}
+	const z = 1.96
+	fn := float64(n)
+	p := float64(w) / fn
+	den := 1 + z*z/fn
+	center := p + z*z/(2*fn)
+	margin := z * math.Sqrt((p*(1-p)+z*z/(4*fn))/fn)
+	return max(0, (center-margin)/den), min(1, (center+margin)/den)
+}
+
+// pValue is the two-sided normal-approximation test of w/n against 50%.
+func pValue(w, n int) float64 {
+	if n == 0 {
+		return 1
+	}
+	z := (float64(w)/float64(n) - 0.5) / math.Sqrt(0.25/float64(n))
+	return math.Erfc(math.Abs(z) / math.Sqrt2)
+}
+
+func interpretP(p float64) string {
+	switch {
+	case p < 0.001:
+		return "highly significant (p < 0.001)"
+	case p < 0.01:
+		return "very significant (p < 0.01)"
+	case p < 0.05:
+		return "significant (p < 0.05)"
+	case p < 0.1:
+		return "marginally significant (p < 0.1)"
+	}
+	return "not significant (p >= 0.1)"
+}
+
+// eloUpdate is one binary Elo update with factor k.
+func eloUpdate(ra, rb float64, aWon bool, k float64) (float64, float64) {
+	ea := 1 / (1 + math.Pow(10, (rb-ra)/400))
+	sa := 0.0
+	if aWon {
+		sa = 1
+	}
+	return ra + k*(sa-ea), rb + k*((1-sa)-(1-ea))
+}
+
+// announcerRow is the announcer win rate of one side in one mode family
+// (a deal is won by the announcer when it scores more match points, or
+// wins the match outright: the engine's DealResult.AnnouncerWon).
+type announcerRow struct {
+	Mode      string  `json:"mode"`
+	Side      string  `json:"side"`
+	Announced int     `json:"announced"`
+	Won       int     `json:"won"`
+	Rate      float64 `json:"winRate"`
+}
+
+// sideTiming is a bot server's response times in a benchmark.
+type sideTiming struct {
+	Side  string        `json:"side"`
+	Stats []timingStats `json:"stats"`
+}
+
+type benchReport struct {
+	A               string         `json:"a"`
+	B               string         `json:"b"`
+	Matches         int            `json:"matches"`
+	Played          int            `json:"played"`
+	Target          int            `json:"targetScore"`
+	Sweep           int            `json:"colourSweepPoints"`
+	Seed            int64          `json:"seed"`
+	Seats           string         `json:"seats"`
+	Dialect         string         `json:"dialect"`
+	AWins           int            `json:"aWins"`
+	BWins           int            `json:"bWins"`
+	WinRate         float64        `json:"aWinRate"`
+	CILow           float64        `json:"aWinRateLow95"`
+	CIHigh          float64        `json:"aWinRateHigh95"`
+	PValue          float64        `json:"pValue"`
+	Significance    string         `json:"significance"`
+	K               float64        `json:"eloK"`
+	EloA            float64        `json:"eloA"`
+	EloB            float64        `json:"eloB"`
+	EloAMin         float64        `json:"eloAMin"`
+	EloAMax         float64        `json:"eloAMax"`
+	AdjustedEloA    *float64       `json:"adjustedEloA,omitempty"`
+	AdjustedEloB    *float64       `json:"adjustedEloB,omitempty"`
+	Deals           int            `json:"deals"`
+	APointsPerDeal  float64        `json:"aMatchPointsPerDeal"`
+	BPointsPerDeal  float64        `json:"bMatchPointsPerDeal"`
+	AWinsAsTeam1    int            `json:"aWinsAsTeam1"`
+	AMatchesAsTeam1 int            `json:"aMatchesAsTeam1"`
+	Announcer       []announcerRow `json:"announcer"`
+	NotifyFailures  int            `json:"notificationFailures"`
+	Timing          []sideTiming   `json:"timing,omitempty"`
+	Aborted         string         `json:"aborted,omitempty"`
+	DurationSeconds float64        `json:"durationSeconds"`
+}
+
+func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, dialect string, k float64, took time.Duration) *benchReport {
+	rep := &benchReport{A: a.name, B: b.name, Matches: p.matches, Target: p.target, Sweep: p.sweep, Seed: p.seed,
+		Seats: p.seats, Dialect: dialect, K: k, EloA: 1200, EloB: 1200, EloAMin: 1200, EloAMax: 1200,
+		DurationSeconds: math.Round(took.Seconds()*100) / 100}
+	// Announcer stats: [family][side] announced, won; families Colour, NoTrumps, AllTrumps.
+	var ann, won [3][2]int
+	family := func(m giretra.Mode) int {
+		switch m {
+		case giretra.NoTrumps:
+			return 1
+		case giretra.AllTrumps:
+			return 2
+		}
+		return 0
+	}
+	var aPts, bPts int
+	for _, r := range recs {
+		if r == nil {
+			continue
+		}
+		rep.NotifyFailures += len(r.Warnings[0]) + len(r.Warnings[1])
+		if r.Err != nil {
+			if rep.Aborted == "" && !errors.Is(r.Err, context.Canceled) {
+				rep.Aborted = fmt.Sprintf("match %d (deal %d): %v", r.Index+1, dealNo(&r.Result.Final), r.Err)
+			}
+			continue
+		}
+		rep.Played++
+		aWon := r.Result.Winner == r.ATeam
+		if aWon {
+			rep.AWins++
+		} else {
+			rep.BWins++
+		}
+		if r.ATeam == giretra.Team1 {
+			rep.AMatchesAsTeam1++
+			if aWon {
+				rep.AWinsAsTeam1++
+			}
+		}
+		rep.EloA, rep.EloB = eloUpdate(rep.EloA, rep.EloB, aWon, k)
+		rep.EloAMin, rep.EloAMax = min(rep.EloAMin, rep.EloA), max(rep.EloAMax, rep.EloA)
+		for _, d := range r.Result.Final.Deals {
+			rep.Deals++
+			at, bt := r.ATeam, r.ATeam.Other()
+			aPts += d.MatchPoints[at]
+			bPts += d.MatchPoints[bt]
+			if d.SweepBonus > 0 {
+				if d.SweepingTeam == at {
+					aPts += d.SweepBonus
+				} else {
+					bPts += d.SweepBonus
+				}
+			}
+			s := 0
+			if d.AnnouncerTeam != at {
+				s = 1
+			}
+			f := family(d.Mode)
+			ann[f][s]++
+			if d.MatchPoints[d.AnnouncerTeam] > d.MatchPoints[d.AnnouncerTeam.Other()] || d.IsInstantWin {
+				won[f][s]++
+			}
+		}
+	}
+	if rep.Played > 0 {
+		rep.WinRate = float64(rep.AWins) / float64(rep.Played)
+	}
+	rep.CILow, rep.CIHigh = wilson(rep.AWins, rep.Played)
+	rep.PValue = pValue(rep.AWins, rep.Played)
+	rep.Significance = interpretP(rep.PValue)
+	if rep.Deals > 0 {
+		rep.APointsPerDeal = float64(aPts) / float64(rep.Deals)
+		rep.BPointsPerDeal = float64(bPts) / float64(rep.Deals)
+	}
+	// Ratings normalised so that random = 1000, as the engine offers.
+	if a.agent == "random" || b.agent == "random" {
+		off := 1000 - rep.EloA
+		if b.agent == "random" {
+			off = 1000 - rep.EloB
+		}
+		ea, eb := rep.EloA+off, rep.EloB+off
+		rep.AdjustedEloA, rep.AdjustedEloB = &ea, &eb
+	}
+	for si, sd := range [2]*side{a, b} {
+		if sd.bot == nil {
+			continue
+		}
+		var all [nKinds][]time.Duration
+		for _, r := range recs {
+			if r != nil {
+				for k := range nKinds {
+					all[k] = append(all[k], r.Timings[si][k]...)
+				}
+			}
+		}
+		st := sideTiming{Side: sd.name}
+		for k := range nKinds {
+			st.Stats = append(st.Stats, computeStats(kindNames[k], all[k]))
+		}
+		rep.Timing = append(rep.Timing, st)
+	}
+	names := [3]string{"Colour", "NoTrumps", "AllTrumps"}
+	var tot, totWon [2]int
+	for f := range 3 {
+		for s := range 2 {
+			row := announcerRow{Mode: names[f], Side: [2]string{a.name, b.name}[s], Announced: ann[f][s], Won: won[f][s]}
+			if row.Announced > 0 {
+				row.Rate = float64(row.Won) / float64(row.Announced)
+			}
+			tot[s] += ann[f][s]
+			totWon[s] += won[f][s]
+			rep.Announcer = append(rep.Announcer, row)
+		}
+	}
+	for s := range 2 {
+		row := announcerRow{Mode: "Total", Side: [2]string{a.name, b.name}[s], Announced: tot[s], Won: totWon[s]}
+		if row.Announced > 0 {
+			row.Rate = float64(row.Won) / float64(row.Announced)
+		}
+		rep.Announcer = append(rep.Announcer, row)
+	}
+	return rep
+}
+
+func (rep *benchReport) print(w io.Writer) {
+	fmt.Fprintf(w, "Benchmark %s vs %s\n", rep.A, rep.B)
+	fmt.Fprintf(w, "  %d/%d matches, target %d, Colour sweep %s, seed %d, seats %s, dialect %s, %.1fs\n\n",
+		rep.Played, rep.Matches, rep.Target, sweepText(rep.Sweep), rep.Seed, rep.Seats, rep.Dialect, rep.DurationSeconds)
+	if rep.Aborted != "" {
+		fmt.Fprintf(w, "ABORTED (the engine aborts a benchmark on any error): %s\n\n", rep.Aborted)
+	}
+	fmt.Fprintf(w, "Wins       %s %d, %s %d\n", rep.A, rep.AWins, rep.B, rep.BWins)
+	fmt.Fprintf(w, "Win rate   %s %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n", rep.A, 100*rep.WinRate, 100*rep.CILow, 100*rep.CIHigh)
+	fmt.Fprintf(w, "p-value    %.3g vs 50%%, %s\n", rep.PValue, rep.Significance)
+	if rep.AMatchesAsTeam1 > 0 && rep.AMatchesAsTeam1 < rep.Played {
+		fmt.Fprintf(w, "By seat    %s as Team1 %d/%d, as Team2 %d/%d\n", rep.A, rep.AWinsAsTeam1, rep.AMatchesAsTeam1,
+			rep.AWins-rep.AWinsAsTeam1, rep.Played-rep.AMatchesAsTeam1)
+	}
+	fmt.Fprintf(w, "Elo        %s %.0f (min %.0f, max %.0f), %s %.0f  (K=%g, both from 1200)\n", rep.A, rep.EloA, rep.EloAMin, rep.EloAMax, rep.B, rep.EloB, rep.K)
+	if rep.AdjustedEloA != nil {
+		fmt.Fprintf(w, "Adjusted   %s %.0f, %s %.0f  (random = 1000)\n", rep.A, *rep.AdjustedEloA, rep.B, *rep.AdjustedEloB)
+	}
+	if rep.Played > 0 {
+		fmt.Fprintf(w, "Deals      %d (%.1f per match); match points per deal %s %+.1f, %s %+.1f\n", rep.Deals,
+			float64(rep.Deals)/float64(rep.Played), rep.A, rep.APointsPerDeal, rep.B, rep.BPointsPerDeal)
+	}
+	fmt.Fprintf(w, "\nAnnouncer win rate\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "mode\tannouncer\tdeals\twin rate")
+	for _, r := range rep.Announcer {
+		rate := "-"
+		if r.Announced > 0 {
+			rate = fmt.Sprintf("%.1f%%", 100*r.Rate)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", r.Mode, r.Side, r.Announced, rate)
+	}
+	tw.Flush()
+	for _, st := range rep.Timing {
+		fmt.Fprintf(w, "\nResponse times of %s (ms)\n", st.Side)
+		printTiming(w, st.Stats)
+	}
+	if rep.NotifyFailures > 0 {
+		fmt.Fprintf(w, "\nNotification failures (ignored, as the engine does): %d\n", rep.NotifyFailures)
+	}
+}
+
+func sweepText(n int) string {
+	if n == 0 {
+		return "wins the match"
+	}
+	return fmt.Sprintf("= %d×multiplier", n)
+}
+
+func runBenchmark(ctx context.Context, o *options, env *runEnv) error {
+	if len(o.args) != 2 {
+		return usageErr("benchmark needs two bots (URL, folder or agent name each)")
+	}
+	a, b, err := o.openSides(ctx, o.args[0], o.args[1], env.stderr)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	defer b.close()
+	p := o.plan()
+	p.abortOnErr = true
+	start := time.Now()
+	bar := newProgress(env, o, p.matches)
+	recs := playAll(ctx, p, a, b, bar.update)
+	bar.finish()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rep := buildBenchReport(p, a, b, recs, o.dialectName, o.eloK, time.Since(start))
+	if o.json {
+		if err := writeJSON(env.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		rep.print(env.stdout)
+	}
+	if rep.Aborted != "" {
+		return errFailed
+	}
+	return nil
+}
