@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/internal/enginehttp"
 )
 
 // botMeta is bot.meta.json as the engine reads it (BotMetadata.cs):
@@ -257,7 +258,7 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 		p.stop()
 		return nil, &infraError{err}
 	}
-	if err := smokeTest(ctx, p.baseURL); err != nil {
+	if err := enginehttp.SmokeTest(ctx, p.baseURL); err != nil {
 		p.stop()
 		return nil, &infraError{err}
 	}

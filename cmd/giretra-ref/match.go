@@ -14,6 +14,7 @@ import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/internal/enginehttp"
 )
 
 // side is one team's players: an in-process agent or a bot server (by URL
@@ -22,13 +23,13 @@ type side struct {
 	spec  string // as given on the command line
 	name  string
 	agent string
-	bot   *botClient
+	bot   *enginehttp.Client
 	proc  *botProcess
 }
 
 func (s *side) close() {
 	if s.bot != nil {
-		s.bot.close()
+		s.bot.Close()
 	}
 	s.proc.stop()
 }
@@ -61,7 +62,7 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 		if o.notify == nil && o.dialect == wire.Seed {
 			n = seedDefaultNotify()
 		}
-		s.bot = newBotClient(spec, o.dialect, n, o.concurrency)
+		s.bot = enginehttp.NewClient(spec, o.dialect, n, o.concurrency)
 	default:
 		if st, err := os.Stat(spec); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("%q is neither an agent (%s), an http(s) URL nor a bot folder", spec, strings.Join(agents.Names(), ", "))
@@ -75,13 +76,13 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 		if o.dialect == wire.Seed && !metaListsNotifications(spec) {
 			n = seedDefaultNotify()
 		}
-		s.bot = newBotClient(p.baseURL, o.dialect, n, o.concurrency)
+		s.bot = enginehttp.NewClient(p.baseURL, o.dialect, n, o.concurrency)
 	}
 	if o.decisionTO > 0 {
-		s.bot.decisionTO = o.decisionTO
+		s.bot.DecisionTimeout = o.decisionTO
 	}
 	if o.notifyTO > 0 {
-		s.bot.notifyTO = o.notifyTO
+		s.bot.NotifyTimeout = o.notifyTO
 	}
 	return s, nil
 }
@@ -104,12 +105,12 @@ func metaListsNotifications(dir string) bool {
 // side's seed base.
 func (s *side) player(seat giretra.Position, i, slot int, base int64, seeded bool) giretra.Player {
 	if s.bot != nil {
-		hs := &httpSeat{bot: s.bot, seat: seat}
+		var seed *int64
 		if seeded {
 			v := base + int64(2*i+slot)
-			hs.seed = &v
+			seed = &v
 		}
-		return hs
+		return enginehttp.NewSeat(s.bot, seat, seed)
 	}
 	p, _ := agents.New(s.agent, rand.New(rand.NewPCG(uint64(base), uint64(4*i+int(seat)))))
 	return p
@@ -214,8 +215,8 @@ func (w *watched) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.
 // disabled or pre-session ones are not counted) and records failures as
 // warnings; they never stop the match.
 func (w *watched) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
-	hs, isHTTP := w.inner.(*httpSeat)
-	if isHTTP && !hs.willSend(e.Kind) {
+	hs, isHTTP := w.inner.(*enginehttp.Seat)
+	if isHTTP && !hs.WillSend(e.Kind) {
 		return w.inner.Notify(ctx, seat, e)
 	}
 	t := time.Now()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/internal/enginehttp"
 )
 
 const usageText = `giretra-ref: a local Giretra referee, faithful to the Giretra engine.
@@ -120,8 +121,8 @@ func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() err
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "no progress bar (it is only drawn when stderr is a terminal)")
 	fs.Float64Var(&o.eloK, "k", 24, "benchmark: Elo K factor")
-	fs.DurationVar(&o.decisionTO, "decision-timeout", defaultDecisionTimeout, "HTTP timeout of decisions and session creation")
-	fs.DurationVar(&o.notifyTO, "notify-timeout", defaultNotifyTimeout, "HTTP timeout of notifications")
+	fs.DurationVar(&o.decisionTO, "decision-timeout", enginehttp.DecisionTimeout, "HTTP timeout of decisions and session creation")
+	fs.DurationVar(&o.notifyTO, "notify-timeout", enginehttp.NotifyTimeout, "HTTP timeout of notifications")
 	check := func() error {
 		if *seed != "" {
 			var err error

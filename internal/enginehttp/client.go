@@ -1,4 +1,7 @@
-package main
+// Package enginehttp plays a Giretra seat against a bot server over HTTP
+// exactly as the Giretra engine's RemoteBotClient/RemotePlayerAgent do. The
+// referee, the load test and the server's end-to-end tests share it.
+package enginehttp
 
 import (
 	"bytes"
@@ -19,27 +22,29 @@ import (
 // The engine's client timeouts (RemoteBotClient.cs): decisions and session
 // creation 30 s, notifications and DELETE 5 s. No retries.
 const (
-	defaultDecisionTimeout = 30 * time.Second
-	defaultNotifyTimeout   = 5 * time.Second
-	maxAnswerBytes         = 1 << 20
+	DecisionTimeout = 30 * time.Second
+	NotifyTimeout   = 5 * time.Second
+	maxAnswerBytes  = 1 << 20
 )
 
-// botClient talks to one bot server the way the engine's RemoteBotClient
+// Client talks to one bot server the way the engine's RemoteBotClient
 // does: one keep-alive HTTP/1.1 client, JSON bodies with Content-Length and
 // "application/json; charset=utf-8", PascalCase enums, nulls omitted.
-type botClient struct {
-	base       string // ends with "/"
-	http       *http.Client
-	dialect    wire.Dialect
-	notify     [6]bool // enabled notifications
-	matchID    string  // one per bot "factory", as the engine does
-	decisionTO time.Duration
-	notifyTO   time.Duration
+type Client struct {
+	base    string // ends with "/"
+	http    *http.Client
+	dialect wire.Dialect
+	notify  [6]bool // enabled notifications
+	matchID string  // one per bot "factory", as the engine does
+	// DecisionTimeout bounds decisions and session creation, NotifyTimeout
+	// notifications (the engine's 30 s and 5 s by default).
+	DecisionTimeout time.Duration
+	NotifyTimeout   time.Duration
 }
 
-// newBotClient returns a client for the bot at baseURL. maxConns bounds the
+// NewClient returns a client for the bot at baseURL. maxConns bounds the
 // idle keep-alive connections kept per host (the concurrency).
-func newBotClient(baseURL string, d wire.Dialect, notify [6]bool, maxConns int) *botClient {
+func NewClient(baseURL string, d wire.Dialect, notify [6]bool, maxConns int) *Client {
 	tr := &http.Transport{
 		Proxy:               nil,
 		MaxIdleConns:        maxConns * 4,
@@ -48,18 +53,18 @@ func newBotClient(baseURL string, d wire.Dialect, notify [6]bool, maxConns int) 
 		DisableCompression:  true, // the engine sends no Accept-Encoding
 		ForceAttemptHTTP2:   false,
 	}
-	return &botClient{
-		base:       strings.TrimRight(baseURL, "/") + "/",
-		http:       &http.Client{Transport: tr},
-		dialect:    d,
-		notify:     notify,
-		matchID:    newGUID(),
-		decisionTO: defaultDecisionTimeout,
-		notifyTO:   defaultNotifyTimeout,
+	return &Client{
+		base:            strings.TrimRight(baseURL, "/") + "/",
+		http:            &http.Client{Transport: tr},
+		dialect:         d,
+		notify:          notify,
+		matchID:         newGUID(),
+		DecisionTimeout: DecisionTimeout,
+		NotifyTimeout:   NotifyTimeout,
 	}
 }
 
-func (b *botClient) close() { b.http.CloseIdleConnections() }
+func (b *Client) Close() { b.http.CloseIdleConnections() }
 
 // newGUID is a random version-4 UUID in the engine's "D" format.
 func newGUID() string {
@@ -70,15 +75,15 @@ func newGUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }
 
-// httpError is a failed exchange: transport error, timeout or non-2xx.
-type httpError struct {
+// HTTPError is a failed exchange: transport error, timeout or non-2xx.
+type HTTPError struct {
 	Path    string
 	Status  int // 0 for transport errors and timeouts
 	Timeout bool
 	Msg     string
 }
 
-func (e *httpError) Error() string {
+func (e *HTTPError) Error() string {
 	switch {
 	case e.Timeout:
 		return fmt.Sprintf("request to %s timed out (%s)", e.Path, e.Msg)
@@ -91,7 +96,7 @@ func (e *httpError) Error() string {
 // post sends body as JSON to path (relative to the base, the session id
 // pasted in unescaped as the engine does) and returns the answer body of a
 // 2xx response.
-func (b *botClient) post(ctx context.Context, path string, body any, timeout time.Duration) ([]byte, error) {
+func (b *Client) post(ctx context.Context, path string, body any, timeout time.Duration) ([]byte, error) {
 	js, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
@@ -100,27 +105,27 @@ func (b *botClient) post(ctx context.Context, path string, body any, timeout tim
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.base+path, bytes.NewReader(js))
 	if err != nil {
-		return nil, &httpError{Path: path, Msg: err.Error()}
+		return nil, &HTTPError{Path: path, Msg: err.Error()}
 	}
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	req.Header.Set("User-Agent", "") // .NET's HttpClient sends none
 	resp, err := b.http.Do(req)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return nil, &httpError{Path: path, Timeout: true, Msg: "after " + timeout.String()}
+			return nil, &HTTPError{Path: path, Timeout: true, Msg: "after " + timeout.String()}
 		}
-		return nil, &httpError{Path: path, Msg: err.Error()}
+		return nil, &HTTPError{Path: path, Msg: err.Error()}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return nil, &httpError{Path: path, Timeout: true, Msg: "reading the answer, after " + timeout.String()}
+			return nil, &HTTPError{Path: path, Timeout: true, Msg: "reading the answer, after " + timeout.String()}
 		}
-		return nil, &httpError{Path: path, Msg: "reading the answer: " + err.Error()}
+		return nil, &HTTPError{Path: path, Msg: "reading the answer: " + err.Error()}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &httpError{Path: path, Status: resp.StatusCode, Msg: snippet(data)}
+		return nil, &HTTPError{Path: path, Status: resp.StatusCode, Msg: snippet(data)}
 	}
 	return data, nil
 }
@@ -138,32 +143,32 @@ func snippet(b []byte) string {
 }
 
 // createSession is POST api/sessions; seed is sent only in seeded runs.
-func (b *botClient) createSession(ctx context.Context, seat giretra.Position, seed *int64) (string, error) {
+func (b *Client) createSession(ctx context.Context, seat giretra.Position, seed *int64) (string, error) {
 	body := wire.CreateSession{MatchID: b.matchID}
 	if b.dialect == wire.Engine {
 		body.Position = seat.String()
 		body.Seed = seed
 	}
-	data, err := b.post(ctx, "api/sessions", body, b.decisionTO)
+	data, err := b.post(ctx, "api/sessions", body, b.DecisionTimeout)
 	if err != nil {
 		return "", err
 	}
 	return wire.SessionAnswer(data)
 }
 
-// httpSeat is one seat of one match played by a bot server, a
+// Seat is one seat of one match played by a bot server, a
 // giretra.Player behaving like the engine's RemotePlayerAgent: the session
 // is created lazily (first enabled deal-started, else first decision), and
 // notifications other than deal-started are skipped until it exists.
-type httpSeat struct {
-	bot     *botClient
+type Seat struct {
+	bot     *Client
 	seat    giretra.Position
 	seed    *int64
 	session string
 	mul     giretra.Multiplier // the deal's multiplier, for the seed dialect
 }
 
-func (s *httpSeat) ensureSession(ctx context.Context) error {
+func (s *Seat) ensureSession(ctx context.Context) error {
 	if s.session != "" {
 		return nil
 	}
@@ -175,19 +180,25 @@ func (s *httpSeat) ensureSession(ctx context.Context) error {
 	return nil
 }
 
-func (s *httpSeat) path(endpoint string) string {
+func (s *Seat) path(endpoint string) string {
 	return "api/sessions/" + s.session + "/" + endpoint
 }
 
-func (s *httpSeat) decide(ctx context.Context, endpoint string, body any) ([]byte, error) {
+func (s *Seat) decide(ctx context.Context, endpoint string, body any) ([]byte, error) {
 	if err := s.ensureSession(ctx); err != nil {
 		return nil, err
 	}
-	return s.bot.post(ctx, s.path(endpoint), body, s.bot.decisionTO)
+	return s.bot.post(ctx, s.path(endpoint), body, s.bot.DecisionTimeout)
+}
+
+// NewSeat is seat of one match played by the bot behind c. seed, when not
+// nil, is sent at session creation (seeded runs).
+func NewSeat(c *Client, seat giretra.Position, seed *int64) *Seat {
+	return &Seat{bot: c, seat: seat, seed: seed}
 }
 
 // ChooseCut asks choose-cut; the range is RunMatch's check.
-func (s *httpSeat) ChooseCut(ctx context.Context, seat giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
+func (s *Seat) ChooseCut(ctx context.Context, seat giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
 	data, err := s.decide(ctx, "choose-cut", wire.EncodeCut(s.bot.dialect, m))
 	if err != nil {
 		return giretra.Cut{}, err
@@ -197,7 +208,7 @@ func (s *httpSeat) ChooseCut(ctx context.Context, seat giretra.Position, m *gire
 
 // ChooseAction asks choose-negotiation-action and matches the answer
 // against the offered actions as the engine does.
-func (s *httpSeat) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
+func (s *Seat) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
 	data, err := s.decide(ctx, "choose-negotiation-action", wire.EncodeBid(s.bot.dialect, v))
 	if err != nil {
 		return giretra.Action{}, err
@@ -205,12 +216,12 @@ func (s *httpSeat) ChooseAction(ctx context.Context, v *giretra.BidView) (giretr
 	return wire.ActionAnswerOf(data, v.Valid, s.bot.dialect)
 }
 
-// errNotOffered is an answer outside the offered options.
-var errNotOffered = errors.New("not among the offered options")
+// ErrNotOffered is an answer outside the offered options.
+var ErrNotOffered = errors.New("not among the offered options")
 
 // ChooseCard asks choose-card; a card outside validPlays is an error, as in
 // the engine's client.
-func (s *httpSeat) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
+func (s *Seat) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
 	data, err := s.decide(ctx, "choose-card", wire.EncodeCard(s.bot.dialect, v, s.mul))
 	if err != nil {
 		return giretra.NoCard, err
@@ -220,13 +231,13 @@ func (s *httpSeat) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra
 		return giretra.NoCard, err
 	}
 	if !v.Valid.Has(c) {
-		return c, fmt.Errorf("card %v %w %v", c, errNotOffered, v.Valid)
+		return c, fmt.Errorf("card %v %w %v", c, ErrNotOffered, v.Valid)
 	}
 	return c, nil
 }
 
-// willSend reports whether a notification of kind k goes over the wire.
-func (s *httpSeat) willSend(k giretra.EventKind) bool {
+// WillSend reports whether a notification of kind k goes over the wire.
+func (s *Seat) WillSend(k giretra.EventKind) bool {
 	if !s.bot.notify[k] {
 		return false
 	}
@@ -235,7 +246,7 @@ func (s *httpSeat) willSend(k giretra.EventKind) bool {
 
 // Notify posts enabled notifications; every seat sees every event
 // in-process, so the seat keeps the deal's multiplier for the seed dialect.
-func (s *httpSeat) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
+func (s *Seat) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
 	switch e.Kind {
 	case giretra.DealStarted:
 		s.mul = giretra.Normal
@@ -246,7 +257,7 @@ func (s *httpSeat) Notify(ctx context.Context, seat giretra.Position, e *giretra
 			}
 		}
 	}
-	if !s.willSend(e.Kind) {
+	if !s.WillSend(e.Kind) {
 		return nil
 	}
 	if e.Kind == giretra.DealStarted {
@@ -254,15 +265,15 @@ func (s *httpSeat) Notify(ctx context.Context, seat giretra.Position, e *giretra
 			return err
 		}
 	}
-	_, err := s.bot.post(ctx, s.path("notify/"+e.Kind.String()), wire.EncodeEvent(s.bot.dialect, e, s.mul), s.bot.notifyTO)
+	_, err := s.bot.post(ctx, s.path("notify/"+e.Kind.String()), wire.EncodeEvent(s.bot.dialect, e, s.mul), s.bot.NotifyTimeout)
 	return err
 }
 
-// smokeTest is the engine's start-up check: create a session for
+// SmokeTest is the engine's start-up check: create a session for
 // "__smoke_test__" and DELETE it. Only a transport failure is an error.
-func smokeTest(ctx context.Context, base string) error {
+func SmokeTest(ctx context.Context, base string) error {
 	base = strings.TrimRight(base, "/")
-	c := &http.Client{Timeout: defaultDecisionTimeout}
+	c := &http.Client{Timeout: DecisionTimeout}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/sessions",
 		strings.NewReader(`{"position":"Bottom","matchId":"__smoke_test__"}`))
 	if err != nil {
@@ -284,7 +295,7 @@ func smokeTest(ctx context.Context, base string) error {
 	if json.Unmarshal(data, &ans) != nil || ans.SessionID == "" {
 		return nil
 	}
-	dctx, cancel := context.WithTimeout(ctx, defaultNotifyTimeout)
+	dctx, cancel := context.WithTimeout(ctx, NotifyTimeout)
 	defer cancel()
 	if del, err := http.NewRequestWithContext(dctx, http.MethodDelete, base+"/api/sessions/"+ans.SessionID, nil); err == nil {
 		if r, err := c.Do(del); err == nil {
