@@ -1,0 +1,210 @@
+package battleship
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// gameHistory plays a hidden fleet with the engine itself (or, for speed
+// on big boards, random unshot cells) up to shots shots and returns the
+// rules and the history.
+func gameHistory(tb testing.TB, r Rules, shots int, engine bool, seed uint64) []Strike {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	ships, err := Place(r, rng, PlaceOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a := NewArena(r, ships)
+	order := rng.Perm(r.Cells())
+	var hist []Strike
+	for i := 0; len(hist) < shots && a.Remaining() > 0 && i < len(order); i++ {
+		var x, y int
+		if engine {
+			x, y = NextShot(r, hist, rng, TargetOptions{})
+		} else {
+			x, y = order[i]%r.W, order[i]/r.W
+		}
+		res := a.Shoot(FormatTarget(x, y))
+		hist = append(hist, Strike{X: x, Y: y, OK: true, Result: ParseResult(res)})
+		if a.Remaining() == 0 {
+			hist = hist[:len(hist)-1] // keep the game open
+		}
+	}
+	return hist
+}
+
+var (
+	std10   = Rules{W: 10, H: 10, Fleet: Fleet{0, 0, 1, 2, 1, 1, 0}}
+	big100  = Rules{W: 100, H: 100, Fleet: Fleet{0, 10, 10, 10, 10, 10, 10}}
+	dense21 = Rules{W: 21, H: 20, Fleet: Fleet{0, 10, 10, 10, 10, 10, 10}}
+)
+
+func benchShot(b *testing.B, r Rules, hist []Strike) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		NextShot(r, hist, rng, TargetOptions{})
+	}
+}
+
+func BenchmarkNextShot10x10Opening(b *testing.B) { benchShot(b, std10, nil) }
+
+func BenchmarkNextShot10x10Midgame(b *testing.B) {
+	benchShot(b, std10, gameHistory(b, std10, 30, true, 1))
+}
+
+func BenchmarkNextShot21x20All60Midgame(b *testing.B) {
+	benchShot(b, dense21, gameHistory(b, dense21, 200, true, 2))
+}
+
+func BenchmarkNextShot100x100All60Half(b *testing.B) {
+	benchShot(b, big100, gameHistory(b, big100, 5000, false, 3))
+}
+
+func BenchmarkNextShot100x100All60Full(b *testing.B) {
+	benchShot(b, big100, gameHistory(b, big100, 9900, false, 4))
+}
+
+func BenchmarkPlace10x10(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Place(std10, rng, PlaceOptions{Touch: 0.3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlace100x100All60(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Place(big100, rng, PlaceOptions{Touch: 0.3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlace21x20All60(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Place(dense21, rng, PlaceOptions{Touch: 0.3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// turnBody renders a play-turn message the way the arena does.
+func turnBody(r Rules, yours, his []Strike) []byte {
+	type st struct {
+		Target string `json:"target"`
+		Result string `json:"result"`
+	}
+	conv := func(h []Strike) []st {
+		out := make([]st, len(h))
+		for i, s := range h {
+			out[i].Target = FormatTarget(s.X, s.Y)
+			out[i].Result = [...]string{"", "hit", "hit and sunk"}[s.Result]
+		}
+		return out
+	}
+	board := map[string]any{"opponent": "x", "width": strconv.Itoa(r.W), "height": strconv.Itoa(r.H),
+		"your_strikes": conv(yours), "his_strikes": conv(his)}
+	for l := 1; l <= MaxLen; l++ {
+		board["ship"+strconv.Itoa(l)] = strconv.Itoa(r.Fleet[l])
+	}
+	b, _ := json.Marshal(map[string]any{"game": "Battleship", "game-id": 1, "action": "play-turn", "player-index": 0, "board": board})
+	return b
+}
+
+func BenchmarkDecode100x100Full(b *testing.B) {
+	h := gameHistory(b, big100, 9900, false, 5)
+	body := turnBody(big100, h, h)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeRequest(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlayTurn100x100Full is the whole request path minus HTTP.
+func BenchmarkPlayTurn100x100Full(b *testing.B) {
+	h := gameHistory(b, big100, 9900, false, 6)
+	body := turnBody(big100, h, h)
+	bot := NewBot(Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		req, err := DecodeRequest(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bot.PlayTurn(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlayTurn10x10Midgame(b *testing.B) {
+	h := gameHistory(b, std10, 30, true, 7)
+	body := turnBody(std10, h, h)
+	bot := NewBot(Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		req, err := DecodeRequest(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bot.PlayTurn(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNextShot100x100Adversarial: an impossible history (thousands of
+// hits, never sunk) must still be answered in bounded time.
+func BenchmarkNextShot100x100Adversarial(b *testing.B) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	var hist []Strike
+	for i := range 9000 {
+		hist = append(hist, Strike{X: rng.IntN(100), Y: rng.IntN(100), OK: true, Result: Result(1 + i%40/39)})
+	}
+	benchShot(b, big100, hist)
+}
+
+// BenchmarkNextShot100x100ManyOpenHits: 200 scattered hits, few sunk: a
+// consistent but hard history for the explanation search.
+func BenchmarkNextShot100x100ManyOpenHits(b *testing.B) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var hist []Strike
+	for range 200 {
+		hist = append(hist, Strike{X: rng.IntN(100), Y: rng.IntN(100), OK: true, Result: Hit})
+	}
+	benchShot(b, big100, hist)
+}
+
+// BenchmarkNextShot10x10Worst: the slowest of 300 random (mostly
+// inconsistent) 10x10 histories, to bound the per-request cost.
+func BenchmarkNextShot10x10Worst(b *testing.B) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	var worst []Strike
+	var worstD time.Duration
+	for range 300 {
+		var hist []Strike
+		for range 20 + rng.IntN(60) {
+			hist = append(hist, Strike{X: rng.IntN(10), Y: rng.IntN(10), OK: true, Result: Result(rng.IntN(3) * rng.IntN(2))})
+		}
+		t0 := time.Now()
+		NextShot(std10, hist, rng, TargetOptions{})
+		if d := time.Since(t0); d > worstD {
+			worst, worstD = hist, d
+		}
+	}
+	benchShot(b, std10, worst)
+}

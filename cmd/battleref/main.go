@@ -1,0 +1,29 @@
+// Command battleref is a local referee for botsArena battleship. It drives
+// bots over HTTP exactly as the arena does (same messages, numbers as
+// strings, same validation: any bad answer loses at once) and reports
+// strength, validity and latency.
+//
+//	battleref -mode target -bot self -games 1000          # shots to sink random fleets
+//	battleref -mode duel -bot self -opponent stupid -games 1000
+//	battleref -mode configs -bot self                     # every odd board of spec §9
+//	battleref -mode duel -bot http://host:8080/battleship -opponent self
+//
+// A bot is "self" (this module's engine behind an in-process HTTP server),
+// "stupid" (a local imitation of the arena's stupidIA) or a URL.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "battleref:", err)
+		os.Exit(1)
+	}
+}

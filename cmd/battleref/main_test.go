@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/botarena/gamebot/battleship"
+)
+
+func runJSON(t *testing.T, args ...string) (*report, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(t.Context(), append([]string{"battleref", "-json"}, args...), &out, &errOut)
+	if err != nil {
+		t.Fatalf("run %v: %v\nstderr: %s", args, err, errOut.String())
+	}
+	var rep report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+	}
+	return &rep, errOut.String()
+}
+
+func TestRunTarget(t *testing.T) {
+	rep, stderr := runJSON(t, "-mode", "target", "-bot", "self", "-games", "6", "-parallel", "2", "-seed", "7")
+	if rep.Games != 6 || rep.Wins != 6 || rep.Invalid != 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	if rep.Shots == nil || rep.Shots.Mean < 17 || rep.Shots.Max > 100 || rep.Shots.Median > rep.Shots.P90 {
+		t.Fatalf("shots %+v", rep.Shots)
+	}
+	if rep.Latency.Requests != int(rep.Shots.Mean*6+0.5) || rep.Latency.P99ms < rep.Latency.P50ms {
+		t.Errorf("latency %+v vs %d shots", rep.Latency, int(rep.Shots.Mean*6))
+	}
+	if stderr != "" {
+		t.Errorf("progress written to a non-terminal: %q", stderr)
+	}
+}
+
+func TestRunDuel(t *testing.T) {
+	rep, _ := runJSON(t, "-mode", "duel", "-bot", "self", "-opponent", "stupid", "-games", "4", "-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0")
+	if rep.Wins != 4 || rep.Invalid != 0 {
+		t.Fatalf("self should beat stupid every time: %+v", rep)
+	}
+	// Self-play: both seats are the same server (same game-ids).
+	rep, _ = runJSON(t, "-mode", "duel", "-bot", "self", "-opponent", "self", "-games", "4")
+	if rep.Wins+rep.Losses != 4 || rep.Invalid != 0 {
+		t.Fatalf("self-play: %+v", rep)
+	}
+}
+
+func TestRunConfigs(t *testing.T) {
+	rep, _ := runJSON(t, "-mode", "configs", "-bot", "self", "-max-cells", "120")
+	if rep.Invalid != 0 || len(rep.Configs) < 10 {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, c := range rep.Configs {
+		if !c.OK {
+			t.Errorf("%s: %s", c.Name, c.Detail)
+		}
+	}
+}
+
+// TestRefereeCatchesBadBots: the referee punishes what the arena punishes.
+func TestRefereeCatchesBadBots(t *testing.T) {
+	r := battleship.Rules{W: 10, H: 10, Fleet: battleship.Fleet{0, 0, 1, 2, 1, 1, 0}}
+	good := `["0,0-4,0","0,1-3,1","0,2-2,2","0,3-2,3","0,4-1,4"]`
+	tests := []struct {
+		name  string
+		boats string
+		ok    bool
+	}{
+		{"valid", good, true},
+		{"reversed ends", `["4,0-0,0","3,1-0,1","2,2-0,2","0,3-2,3","1,4-0,4"]`, true},
+		{"object of strings", `{"a":"0,0-4,0","b":"0,1-3,1","c":"0,2-2,2","d":"0,3-2,3","e":"0,4-1,4"}`, true},
+		{"extra parts ignored", `["0,0,9-4,0-zz","0,1-3,1","0,2-2,2","0,3-2,3","0,4-1,4"]`, true},
+		{"non-canonical", `["00,0-4,0","0,1-3,1","0,2-2,2","0,3-2,3","0,4-1,4"]`, false},
+		{"overlap", `["0,0-4,0","0,0-0,3","0,2-2,2","0,3-2,3","0,4-1,4"]`, false},
+		{"diagonal", `["0,0-4,4","0,1-3,1","0,2-2,2","0,3-2,3","0,4-1,4"]`, false},
+		{"off board", `["6,0-10,0","0,1-3,1","0,2-2,2","0,3-2,3","0,4-1,4"]`, false},
+		{"missing ship", `["0,0-4,0","0,1-3,1","0,2-2,2","0,3-2,3"]`, false},
+		{"not strings", `[1,2]`, false},
+	}
+	for _, tt := range tests {
+		_, err := checkBoats(r, json.RawMessage(tt.boats))
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: err = %v, want ok=%v", tt.name, err, tt.ok)
+		}
+	}
+	for body, ok := range map[string]bool{`{"play":"1,2"}`: true, `{"play":null}`: false, `[]`: false, `"1,2"`: false, `{}`: false, `nope`: false} {
+		if _, err := decodeAnswer([]byte(body), "play"); (err == nil) != ok {
+			t.Errorf("decodeAnswer(%s): %v, want ok=%v", body, err, ok)
+		}
+	}
+}
+
+func TestRunRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-mode", "nope"},
+		{"-fleet", "1,2"},
+		{"-bot", "ftp://x"},
+		{"-w", "5", "-h", "5", "-fleet", "0,0,0,0,0,1"},
+	} {
+		var out, errOut bytes.Buffer
+		if err := run(t.Context(), append([]string{"battleref"}, args...), &out, &errOut); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}
+
+func TestTextReport(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(t.Context(), []string{"battleref", "-mode", "target", "-games", "2", "-seed", "3"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"games 2", "wins 2", "shots mean", "latency over"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/botarena/gamebot/battleship"
+)
+
+// player answers arena messages with raw bytes (the referee validates them
+// like the arena does).
+type player interface {
+	call(ctx context.Context, body []byte) ([]byte, error)
+	name() string
+}
+
+// httpPlayer posts to a URL with the arena's headers and 10 s budget.
+type httpPlayer struct {
+	url    string
+	label  string
+	client *http.Client
+}
+
+func newHTTPPlayer(url, label string) *httpPlayer {
+	return &httpPlayer{url: url, label: label, client: &http.Client{
+		Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse // the arena does not follow redirects
+		},
+	}}
+}
+
+func (p *httpPlayer) name() string { return p.label }
+
+func (p *httpPlayer) call(ctx context.Context, body []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "*/*")
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+}
+
+// selfServer serves the engine on a loopback port, behind the same decode
+// and answer shapes as the production handler.
+type selfServer struct {
+	srv *http.Server
+	url string
+}
+
+func startSelf(bot *battleship.Bot) (*selfServer, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, `{"error":"read"}`, http.StatusBadRequest)
+			return
+		}
+		req, err := battleship.DecodeRequest(body)
+		var v any
+		status := http.StatusOK
+		switch {
+		case err != nil:
+			status, v = http.StatusBadRequest, map[string]string{"error": err.Error()}
+		case req.Action == "init":
+			ans, err := bot.Init(req)
+			v = ans
+			if err != nil {
+				status, v = http.StatusUnprocessableEntity, map[string]string{"error": err.Error()}
+			}
+		case req.Action == "play-turn":
+			ans, err := bot.PlayTurn(req)
+			v = ans
+			if err != nil {
+				status, v = http.StatusBadRequest, map[string]string{"error": err.Error(), "play": ans.Play}
+			}
+		default:
+			v = map[string]string{"status": "ignored"}
+		}
+		b, _ := json.Marshal(v)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(b)
+	})
+	s := &selfServer{
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)},
+		url: "http://" + ln.Addr().String() + "/battleship",
+	}
+	go func() { _ = s.srv.Serve(ln) }()
+	return s, nil
+}
+
+func (s *selfServer) close() { _ = s.srv.Close() }
+
+// stupidPlayer imitates the arena's stupidIA: each ship is dropped at a
+// random position and orientation until it fits (stupidIA's goto loop; on
+// an impossible fleet it never answers, here: it gives up like a timeout),
+// and each shot is uniformly random, repeats included.
+type stupidPlayer struct{}
+
+func (stupidPlayer) name() string { return "stupid" }
+
+func (stupidPlayer) call(ctx context.Context, body []byte) ([]byte, error) {
+	var msg struct {
+		Action string `json:"action"`
+		Board  struct {
+			Width  string `json:"width"`
+			Height string `json:"height"`
+			Ship1  string `json:"ship1"`
+			Ship2  string `json:"ship2"`
+			Ship3  string `json:"ship3"`
+			Ship4  string `json:"ship4"`
+			Ship5  string `json:"ship5"`
+			Ship6  string `json:"ship6"`
+		} `json:"board"`
+	}
+	if err := json.Unmarshal(body, &msg); err != nil {
+		return nil, err
+	}
+	w, _ := strconv.Atoi(msg.Board.Width)
+	h, _ := strconv.Atoi(msg.Board.Height)
+	if w < 1 || h < 1 {
+		return nil, errors.New("stupid: bad board")
+	}
+	switch msg.Action {
+	case "init":
+		counts := []string{msg.Board.Ship1, msg.Board.Ship2, msg.Board.Ship3, msg.Board.Ship4, msg.Board.Ship5, msg.Board.Ship6}
+		occ := make([]bool, w*h)
+		var boats []string
+		for i := len(counts) - 1; i >= 0; i-- {
+			n, _ := strconv.Atoi(counts[i])
+			l := i + 1
+			for range n {
+				placed := false
+				for range 100_000 {
+					vert := rand.IntN(2) == 1
+					x, y := rand.IntN(w), rand.IntN(h)
+					s := battleship.Ship{X: x, Y: y, L: l, Vertical: vert}
+					if fitsFree(occ, w, h, s) {
+						markShip(occ, w, s)
+						boats = append(boats, s.String())
+						placed = true
+						break
+					}
+				}
+				if !placed {
+					return nil, errors.New("stupid: no placement (timeout)")
+				}
+			}
+		}
+		return json.Marshal(map[string]any{"name": "stupidIA", "boats": boats})
+	case "play-turn":
+		return json.Marshal(map[string]string{"play": fmt.Sprintf("%d,%d", rand.IntN(w), rand.IntN(h))})
+	}
+	return []byte(`{}`), nil
+}
+
+func fitsFree(occ []bool, w, h int, s battleship.Ship) bool {
+	x2, y2 := s.End()
+	if x2 >= w || y2 >= h {
+		return false
+	}
+	for i := range s.L {
+		c := s.Y*w + s.X + i
+		if s.Vertical {
+			c = (s.Y+i)*w + s.X
+		}
+		if occ[c] {
+			return false
+		}
+	}
+	return true
+}
+
+func markShip(occ []bool, w int, s battleship.Ship) {
+	for i := range s.L {
+		c := s.Y*w + s.X + i
+		if s.Vertical {
+			c = (s.Y+i)*w + s.X
+		}
+		occ[c] = true
+	}
+}

@@ -1,0 +1,456 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/botarena/gamebot/battleship"
+)
+
+type config struct {
+	mode     string
+	bot      string
+	opponent string
+	games    int
+	width    int
+	height   int
+	fleet    battleship.Fleet
+	parallel int
+	seed     uint64
+	jsonOut  bool
+	maxShots int
+	maxCells int
+	hidden   string
+}
+
+// report is the -json output (and the source of the text output).
+type report struct {
+	Mode        string         `json:"mode"`
+	Bot         string         `json:"bot"`
+	Opponent    string         `json:"opponent,omitempty"`
+	Board       string         `json:"board,omitempty"`
+	Hidden      string         `json:"hidden_fleets,omitempty"`
+	Games       int            `json:"games"`
+	Wins        int            `json:"wins"`
+	Losses      int            `json:"losses"`
+	Invalid     int            `json:"invalid_answers"`
+	OppInvalid  int            `json:"opponent_invalid_answers,omitempty"`
+	InvalidWhy  []string       `json:"invalid_examples,omitempty"`
+	Shots       *shotStats     `json:"shots,omitempty"`
+	Latency     latencyStats   `json:"latency"`
+	Configs     []configResult `json:"configs,omitempty"`
+	ElapsedSecs float64        `json:"elapsed_seconds"`
+}
+
+type shotStats struct {
+	Mean   float64 `json:"mean"`
+	Median float64 `json:"median"`
+	P90    float64 `json:"p90"`
+	Max    int     `json:"max"`
+	Min    int     `json:"min"`
+}
+
+type latencyStats struct {
+	Requests int     `json:"requests"`
+	P50ms    float64 `json:"p50_ms"`
+	P99ms    float64 `json:"p99_ms"`
+	Maxms    float64 `json:"max_ms"`
+	// Slow counts requests over 100 ms (scheduler stalls on a loaded
+	// machine show up here rather than in p99).
+	Slow int `json:"over_100ms"`
+	// SlowestAt is the index of the slowest request.
+	SlowestAt int `json:"slowest_at"`
+}
+
+type configResult struct {
+	Name    string  `json:"name"`
+	OK      bool    `json:"ok"`
+	Detail  string  `json:"detail,omitempty"`
+	Shots   int     `json:"shots,omitempty"`
+	P99ms   float64 `json:"p99_ms"`
+	InitMs  float64 `json:"init_ms"`
+	Maxms   float64 `json:"max_ms"`
+	Invalid bool    `json:"invalid"`
+}
+
+func parseFleet(s string) (battleship.Fleet, error) {
+	var f battleship.Fleet
+	parts := strings.Split(s, ",")
+	if len(parts) != battleship.MaxLen {
+		return f, fmt.Errorf("-fleet wants %d comma-separated counts (ship1..ship6), got %q", battleship.MaxLen, s)
+	}
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v < 0 || v > battleship.MaxPerKind {
+			return f, fmt.Errorf("-fleet: bad count %q", p)
+		}
+		f[i+1] = v
+	}
+	return f, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	var fleet string
+	fs.StringVar(&c.mode, "mode", "target", "target | duel | configs")
+	fs.StringVar(&c.bot, "bot", "self", `bot under test: "self", "stupid" or a URL`)
+	fs.StringVar(&c.opponent, "opponent", "stupid", `duel opponent: "self", "stupid" or a URL`)
+	fs.IntVar(&c.games, "games", 1000, "number of games")
+	fs.IntVar(&c.width, "w", 10, "board width")
+	fs.IntVar(&c.height, "h", 10, "board height")
+	fs.StringVar(&fleet, "fleet", "0,1,2,1,1,0", "ship1..ship6 counts")
+	fs.IntVar(&c.parallel, "parallel", 1, "games played concurrently")
+	fs.Uint64Var(&c.seed, "seed", 0, "seed for hidden fleets (0 = random)")
+	fs.BoolVar(&c.jsonOut, "json", false, "print the report as JSON")
+	fs.IntVar(&c.maxShots, "max-shots", 0, "shots after which a game counts as lost (0 = 2 x cells + 10)")
+	fs.IntVar(&c.maxCells, "max-cells", 0, "configs mode: skip boards with more cells (0 = play all)")
+	fs.StringVar(&c.hidden, "hidden", "uniform", `target mode: hidden fleets "uniform" (all placements equally likely) or "engine" (this module's placement)`)
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	f, err := parseFleet(fleet)
+	if err != nil {
+		return err
+	}
+	c.fleet = f
+	if c.hidden != "uniform" && c.hidden != "engine" {
+		return fmt.Errorf("-hidden %q: want uniform or engine", c.hidden)
+	}
+	if c.games < 1 || c.parallel < 1 {
+		return errors.New("-games and -parallel must be >= 1")
+	}
+	if c.seed == 0 {
+		c.seed = rand.Uint64()
+	}
+	r := battleship.Rules{W: c.width, H: c.height, Fleet: c.fleet}
+	if err := r.Feasible(); err != nil && c.mode != "configs" {
+		return fmt.Errorf("board: %w", err)
+	}
+
+	var closers []func()
+	defer func() {
+		for _, f := range closers {
+			f()
+		}
+	}()
+	resolve := func(spec string) (player, error) {
+		switch {
+		case spec == "self":
+			s, err := startSelf(battleship.NewBot(battleship.Options{}))
+			if err != nil {
+				return nil, err
+			}
+			closers = append(closers, s.close)
+			return newHTTPPlayer(s.url, "self"), nil
+		case spec == "stupid":
+			return stupidPlayer{}, nil
+		case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
+			return newHTTPPlayer(spec, spec), nil
+		}
+		return nil, fmt.Errorf("unknown bot %q: want self, stupid or a URL", spec)
+	}
+	bot, err := resolve(c.bot)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var rep *report
+	switch c.mode {
+	case "target":
+		rep, err = runTarget(ctx, c, r, bot, progressTo(stderr))
+	case "duel":
+		opp, err2 := resolve(c.opponent)
+		if err2 != nil {
+			return err2
+		}
+		rep, err = runDuel(ctx, c, r, bot, opp, progressTo(stderr))
+	case "configs":
+		rep, err = runConfigs(ctx, c, bot)
+	default:
+		return fmt.Errorf("unknown -mode %q: want target, duel or configs", c.mode)
+	}
+	if err != nil {
+		return err
+	}
+	rep.Bot = c.bot
+	rep.ElapsedSecs = math.Round(time.Since(start).Seconds()*100) / 100
+	if c.jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printReport(stdout, rep)
+	if rep.Invalid > 0 {
+		return fmt.Errorf("%d invalid answers from the bot under test", rep.Invalid)
+	}
+	return nil
+}
+
+// progressTo returns a progress printer when w is a terminal, else nil.
+func progressTo(w io.Writer) func(done, total int) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	var mu sync.Mutex
+	last := time.Time{}
+	return func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done < total && time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		const width = 40
+		n := done * width / total
+		fmt.Fprintf(w, "\r[%s%s] %d/%d", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
+		if done == total {
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// forGames runs play(g) for g in 0..games-1 on c.parallel workers.
+func forGames(ctx context.Context, c config, progress func(int, int), play func(g int, st [2]*callStats) error) ([2]*callStats, error) {
+	var mu sync.Mutex
+	total := [2]*callStats{{}, {}}
+	next, done := 0, 0
+	var firstErr error
+	var wg sync.WaitGroup
+	for range c.parallel {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				if next >= c.games || firstErr != nil || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				g := next
+				next++
+				mu.Unlock()
+				st := [2]*callStats{{}, {}}
+				err := play(g, st)
+				mu.Lock()
+				for i := range 2 {
+					total[i].latencies = append(total[i].latencies, st[i].latencies...)
+					total[i].invalid = append(total[i].invalid, st[i].invalid...)
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				done++
+				if progress != nil {
+					progress(done, c.games)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return total, firstErr
+}
+
+func (c config) shotCap(r battleship.Rules) int {
+	if c.maxShots > 0 {
+		return c.maxShots
+	}
+	return 2*r.Cells() + 10
+}
+
+// runTarget hides uniformly random fleets and counts the bot's shots.
+func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, progress func(int, int)) (*report, error) {
+	rep := &report{Mode: "target", Board: boardName(r), Games: c.games, Hidden: c.hidden}
+	shots := make([]int, c.games)
+	var mu sync.Mutex
+	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
+		rng := rand.New(rand.NewPCG(c.seed, uint64(g)))
+		hidden := battleship.RandomFleet(r, rng)
+		if c.hidden == "engine" {
+			var err error
+			if hidden, err = battleship.Place(r, rng, battleship.PlaceOptions{Touch: battleship.DefaultTouch, Edge: battleship.DefaultEdge}); err != nil {
+				return err
+			}
+		}
+		seats := [2]*seat{
+			{p: bot, label: "self", ships: []battleship.Ship{}}, // shoots only
+			{label: "hidden", ships: hidden},
+		}
+		res, err := playGame(ctx, st, seats, r, 1000+g, c.shotCap(r))
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if res.winner == 0 {
+			rep.Wins++
+			shots[g] = res.shots
+		} else {
+			rep.Losses++
+			shots[g] = c.shotCap(r)
+			st[0].invalid = append(st[0].invalid, res.invalid)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Shots = summarizeShots(shots)
+	fillCalls(rep, st[0])
+	return rep, nil
+}
+
+// runDuel plays bot (alternating seats) against opp.
+func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player, progress func(int, int)) (*report, error) {
+	rep := &report{Mode: "duel", Opponent: c.opponent, Board: boardName(r), Games: c.games}
+	var winShots []int
+	var mu sync.Mutex
+	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
+		botSeat := g % 2
+		seats := [2]*seat{}
+		// A seat's label is its name as the other seat sees it.
+		seats[botSeat] = &seat{p: bot, label: "gamebot"}
+		seats[1-botSeat] = &seat{p: opp, label: opp.name()}
+		perSeat := [2]*callStats{}
+		perSeat[botSeat], perSeat[1-botSeat] = st[0], st[1]
+		res, err := playGame(ctx, perSeat, seats, r, 5000+g, c.shotCap(r)*4)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if res.winner == botSeat {
+			rep.Wins++
+			winShots = append(winShots, res.shots)
+			if res.invalid != "" {
+				rep.OppInvalid++
+			}
+		} else {
+			rep.Losses++
+			if res.invalid != "" {
+				st[0].invalid = append(st[0].invalid, res.invalid)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(winShots) > 0 {
+		rep.Shots = summarizeShots(winShots)
+	}
+	fillCalls(rep, st[0])
+	return rep, nil
+}
+
+func boardName(r battleship.Rules) string {
+	f := r.Fleet
+	return fmt.Sprintf("%dx%d ships %d,%d,%d,%d,%d,%d", r.W, r.H, f[1], f[2], f[3], f[4], f[5], f[6])
+}
+
+func summarizeShots(v []int) *shotStats {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	sum := 0
+	for _, x := range s {
+		sum += x
+	}
+	n := len(s)
+	return &shotStats{
+		Mean:   math.Round(float64(sum)/float64(n)*100) / 100,
+		Median: quantileInt(s, 0.5),
+		P90:    quantileInt(s, 0.9),
+		Max:    s[n-1],
+		Min:    s[0],
+	}
+}
+
+// quantileInt is the nearest-rank quantile of sorted v (median of an even
+// count: mean of the two middle values).
+func quantileInt(s []int, q float64) float64 {
+	n := len(s)
+	if q == 0.5 && n%2 == 0 {
+		return float64(s[n/2-1]+s[n/2]) / 2
+	}
+	k := int(math.Ceil(q*float64(n))) - 1
+	return float64(s[max(0, min(n-1, k))])
+}
+
+func fillCalls(rep *report, st *callStats) {
+	rep.Invalid = len(st.invalid)
+	rep.InvalidWhy = st.invalid[:min(5, len(st.invalid))]
+	rep.Latency = latency(st.latencies)
+}
+
+func latency(d []time.Duration) latencyStats {
+	if len(d) == 0 {
+		return latencyStats{}
+	}
+	slow, at := 0, 0
+	for i, v := range d {
+		if v > 100*time.Millisecond {
+			slow++
+		}
+		if v > d[at] {
+			at = i
+		}
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	ms := func(q float64) float64 {
+		k := int(math.Ceil(q*float64(len(s)))) - 1
+		return math.Round(float64(s[max(0, k)].Microseconds())) / 1000
+	}
+	return latencyStats{Requests: len(s), P50ms: ms(0.5), P99ms: ms(0.99), Maxms: ms(1), Slow: slow, SlowestAt: at}
+}
+
+func printReport(w io.Writer, rep *report) {
+	fmt.Fprintf(w, "mode %s  bot %s", rep.Mode, rep.Bot)
+	if rep.Opponent != "" {
+		fmt.Fprintf(w, "  opponent %s", rep.Opponent)
+	}
+	if rep.Board != "" {
+		fmt.Fprintf(w, "  board %s", rep.Board)
+	}
+	fmt.Fprintf(w, "\ngames %d  wins %d  losses %d  invalid answers %d", rep.Games, rep.Wins, rep.Losses, rep.Invalid)
+	if rep.OppInvalid > 0 {
+		fmt.Fprintf(w, "  (opponent invalid %d)", rep.OppInvalid)
+	}
+	fmt.Fprintln(w)
+	if s := rep.Shots; s != nil {
+		fmt.Fprintf(w, "shots mean %.2f  median %g  p90 %g  max %d  min %d\n", s.Mean, s.Median, s.P90, s.Max, s.Min)
+	}
+	l := rep.Latency
+	fmt.Fprintf(w, "latency over %d requests: p50 %.3f ms  p99 %.3f ms  max %.3f ms  (%d over 100 ms)\n", l.Requests, l.P50ms, l.P99ms, l.Maxms, l.Slow)
+	for _, c := range rep.Configs {
+		status := "ok"
+		if !c.OK {
+			status = "FAIL"
+		}
+		fmt.Fprintf(w, "  %-4s %-40s shots %4d  init %.2f ms  turn p99 %.2f ms  max %.2f ms %s\n", status, c.Name, c.Shots, c.InitMs, c.P99ms, c.Maxms, c.Detail)
+	}
+	for _, why := range rep.InvalidWhy {
+		fmt.Fprintln(w, "  invalid:", why)
+	}
+	fmt.Fprintf(w, "elapsed %.2f s\n", rep.ElapsedSecs)
+}
