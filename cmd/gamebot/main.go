@@ -126,7 +126,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },
 		Battleship:       battleship.NewBot(battleship.Options{}),
-		Othello:          othello.NewEngine(othello.EngineOptions{}),
+		Othello:          othello.NewEngine(othello.EngineOptions{Pool: 2, TTBits: 18}),
 	})
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.host, cfg.port))

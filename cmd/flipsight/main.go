@@ -1,0 +1,182 @@
+// Command flipsight connects a bot to FlipSight (othelloclub.com) directly:
+// it speaks the agent API and the event stream, accepts challenges, and
+// plays every game mode with the built-in Go engine (or an --engine command
+// speaking the official connector's JSON-line protocol).
+//
+// The token is read only from the environment variable FS_BOT_TOKEN.
+// Exit codes: 0 normal, 2 token missing or rejected, 3 --max-runtime
+// reached, 1 other errors.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/flipsight"
+	"github.com/botarena/gamebot/othello/jsonline"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	switch {
+	case err == nil:
+	case errors.Is(err, errToken), errors.Is(err, flipsight.ErrCredential):
+		os.Exit(2)
+	case errors.Is(err, flipsight.ErrMaxRuntime):
+		os.Exit(3)
+	default:
+		fmt.Fprintln(os.Stderr, "flipsight:", err)
+		os.Exit(1)
+	}
+}
+
+var errToken = errors.New("FS_BOT_TOKEN is missing or invalid")
+
+// newHTTPClient builds the API client (tests swap it for a test server's).
+var newHTTPClient = func() *http.Client { return &http.Client{Timeout: 30 * time.Second} }
+
+// getenv reads the environment (tests swap it).
+var getenv = os.Getenv
+
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("flipsight", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	stderr = jsonline.SyncWriter(stderr) // the log and every engine process share it
+	engineCmd := fs.String("engine", "", "engine command speaking the JSON-line protocol (default: the built-in Go engine)")
+	engineName := fs.String("engine-name", "", "engine name for the environment report (≤120 chars, no paths)")
+	cpuName := fs.String("cpu-name", "", "CPU name for the environment report (≤120 chars; default auto-detected)")
+	practice := fs.Bool("practice", false, "report environment.practice: true (no auto matches, unrated bot games)")
+	onceMatch := fs.Int64("once-match", 0, "play this match id (negative for human games) and exit when it is over")
+	maxRuntime := fs.Float64("max-runtime", 0, "exit with code 3 after this many seconds (0: no limit)")
+	noStream := fs.Bool("no-stream", false, "poll only, without the event stream")
+	api := fs.String("api", flipsight.DefaultAPI, "agent API URL (HTTPS)")
+	streamURL := fs.String("stream-url", flipsight.DefaultStream, "event stream URL (HTTPS, on the API host)")
+	maxThink := fs.Float64("max-think-seconds", 10, "cap per move in seconds (0: no cap, remaining − 0.75 s; max 300)")
+	ttBits := fs.Uint("tt-bits", 19, "built-in engine: log2 of transposition-table entries (10–26)")
+	verbose := fs.Bool("v", false, "debug logging")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	token := strings.TrimSpace(getenv("FS_BOT_TOKEN"))
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if token == "" || !strings.HasPrefix(token, "fsbm_") || strings.ContainsAny(token, " \t\r\n") {
+		logger.Error(errToken.Error())
+		return errToken
+	}
+	if err := checkURLs(*api, *streamURL); err != nil {
+		return err
+	}
+	if *maxThink < 0 || *maxThink > 300 {
+		return fmt.Errorf("--max-think-seconds %v outside 0–300", *maxThink)
+	}
+	if *maxRuntime < 0 {
+		return fmt.Errorf("--max-runtime %v is negative", *maxRuntime)
+	}
+	if len(*engineName) > 120 || strings.ContainsAny(*engineName, `/\`) {
+		return errors.New("--engine-name must be at most 120 characters and contain no path")
+	}
+	if len(*cpuName) > 120 {
+		return errors.New("--cpu-name must be at most 120 characters")
+	}
+	if *ttBits < 10 || *ttBits > 26 {
+		return fmt.Errorf("--tt-bits %d outside 10–26", *ttBits)
+	}
+	var eng flipsight.Engine
+	if *engineCmd != "" {
+		ce := &flipsight.CommandEngine{Command: *engineCmd, Stderr: stderr}
+		defer ce.Close()
+		eng = ce
+	} else {
+		eng = flipsight.NativeEngine{E: othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 2})}
+	}
+	env := flipsight.Environment{CPU: *cpuName, OS: osName(), Engine: *engineName, Practice: *practice}
+	if env.CPU == "" {
+		env.CPU = detectCPU()
+	}
+	if env.Engine == "" {
+		env.Engine = eng.Name()
+	}
+	o := flipsight.Options{
+		Client:     &flipsight.Client{HTTP: newHTTPClient(), API: *api, Stream: *streamURL, Token: token},
+		Engine:     eng,
+		Env:        env,
+		Logger:     logger,
+		NoStream:   *noStream,
+		OnceMatch:  *onceMatch,
+		MaxRuntime: time.Duration(*maxRuntime * float64(time.Second)),
+		MaxThink:   time.Duration(*maxThink * float64(time.Second)),
+	}
+	logger.Info("connecting to FlipSight", "api", *api, "stream", !*noStream, "engine", env.Engine)
+	err := flipsight.NewAgent(o).Run(ctx)
+	switch {
+	case errors.Is(err, flipsight.ErrCredential):
+		logger.Error("Bot credential rejected")
+	case errors.Is(err, flipsight.ErrMaxRuntime):
+		logger.Info("max runtime reached")
+	case err == nil:
+		fmt.Fprintln(stdout, "done")
+	}
+	return err
+}
+
+func checkURLs(api, stream string) error {
+	a, err := url.Parse(api)
+	if err != nil || a.Scheme != "https" || a.Host == "" {
+		return fmt.Errorf("--api %q: an https:// URL is required", api)
+	}
+	s, err := url.Parse(stream)
+	if err != nil || s.Scheme != "https" || s.Host == "" {
+		return fmt.Errorf("--stream-url %q: an https:// URL is required", stream)
+	}
+	if s.Host != a.Host {
+		return fmt.Errorf("--stream-url host %q must be the API host %q", s.Host, a.Host)
+	}
+	return nil
+}
+
+func osName() string { return truncate(runtime.GOOS+"/"+runtime.GOARCH, 120) }
+
+// detectCPU reads the CPU model from /proc/cpuinfo (Linux), else the
+// architecture and core count.
+func detectCPU() string {
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				return truncate(fmt.Sprintf("%s (%d threads)", strings.TrimSpace(v), runtime.NumCPU()), 120)
+			}
+		}
+	}
+	return truncate(fmt.Sprintf("%s, %d threads", runtime.GOARCH, runtime.NumCPU()), 120)
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

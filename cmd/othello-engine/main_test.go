@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRunAnswersEveryLine(t *testing.T) {
+	var reqs []string
+	var legal [][]int
+	for _, mode := range []string{"std", "anti", "grand", "octagon", "reversi"} {
+		b, err := os.ReadFile("../../othello/testdata/spec_" + mode + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			LegalMoves []int `json:"legal_moves"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, strings.TrimSpace(string(b)))
+		legal = append(legal, r.LegalMoves)
+	}
+	// A pass request, a blank line (skipped) and two bad lines.
+	pass := strings.Replace(reqs[0], `"legal_moves": [19, 26, 37, 44]`, `"legal_moves": []`, 1)
+	reqs = append(reqs, pass, "", "not json", `{"board":[1],"color":1,"legal_moves":[],"game_mode":"std"}`)
+	in := strings.Join(reqs, "\n") // no final newline: the last line still counts
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"-depth", "3"}, strings.NewReader(in), &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("got %d answers, want 8:\n%s\nstderr: %s", len(lines), out.String(), errb.String())
+	}
+	for i, want := range legal {
+		var r struct{ Move int }
+		if err := json.Unmarshal([]byte(lines[i]), &r); err != nil || !slices.Contains(want, r.Move) {
+			t.Errorf("answer %d %q not in %v", i, lines[i], want)
+		}
+	}
+	if lines[5] != `{"move":-1}` {
+		t.Errorf("pass answer %q", lines[5])
+	}
+	if !strings.Contains(lines[6], `"status":400`) || !strings.Contains(lines[7], `"status":422`) {
+		t.Errorf("error answers %q %q", lines[6], lines[7])
+	}
+}
+
+func TestRunFlags(t *testing.T) {
+	for _, args := range [][]string{{"-tt-bits", "40"}, {"-depth", "-1"}, {"extra"}, {"-nope"}} {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), args, strings.NewReader(""), &out, &errb); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+// Command othello-match plays local two-leg FlipSight matches between two
+// engine commands speaking the connector's --engine JSON-line protocol:
+// random 12-disc starts, colours swapped between the legs, both legs at
+// once, a clock per leg per colour, adjudication of legs lost on time or by
+// an illegal answer. It prints one line per match and a summary.
+//
+//	othello-match -mode std -n 200 -a "othello-engine" -b "othello-engine -depth 4"
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/match"
+	"github.com/botarena/gamebot/othello/nboard"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if errors.Is(err, errFailures) {
+		os.Exit(3)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "othello-match:", err)
+		os.Exit(1)
+	}
+}
+
+// errFailures is returned when engine A lost a leg on time, by an illegal
+// move or by an engine failure (exit code 3).
+var errFailures = errors.New("engine A had failures")
+
+type tally struct {
+	matches, wins, losses, draws int
+	discs                        [2]int
+	failures                     [2]map[string]int
+	maxMove                      [2]time.Duration
+	used                         [2]time.Duration
+	moves                        [2]int
+}
+
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("othello-match", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	stderr = jsonline.SyncWriter(stderr) // shared by every engine process
+	modes := fs.String("mode", "std", "game mode: std, anti, grand, octagon, reversi, or all")
+	n := fs.Int("n", 10, "matches per mode")
+	engA := fs.String("a", "", "engine A command (run with /bin/sh -c, one process per leg)")
+	engB := fs.String("b", "", "engine B command")
+	clock := fs.Duration("clock", 60*time.Second, "clock per leg per colour")
+	maxThink := fs.Duration("max-think", 10*time.Second, "budget_ms cap (the connector's --max-think-seconds)")
+	seed := fs.Uint64("seed", 1, "random seed for the openings")
+	par := fs.Int("j", 1, "matches played at once")
+	quiet := fs.Bool("q", false, "print only the summary")
+	bNBoard := fs.Bool("b-nboard", false, "engine B speaks NBoard (std only), e.g. NTest: -b 'ntest x' -b-nboard")
+	nbDepth := fs.Int("nboard-depth", 0, "NBoard engine B: set depth N (0: engine default)")
+	nbDir := fs.String("nboard-dir", "", "NBoard engine B: working directory (where it finds its data)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *engA == "" || *engB == "" {
+		return errors.New("both -a and -b engine commands are required")
+	}
+	if *n < 1 || *par < 1 {
+		return errors.New("-n and -j must be at least 1")
+	}
+	var list []othello.Mode
+	if *modes == "all" {
+		list = othello.Modes
+	} else {
+		for _, name := range strings.Split(*modes, ",") {
+			m, err := othello.ParseMode(strings.TrimSpace(name))
+			if err != nil {
+				return err
+			}
+			list = append(list, m)
+		}
+	}
+	failedA := false
+	for _, mode := range list {
+		if *bNBoard && mode != othello.Std {
+			return fmt.Errorf("NBoard engines play std only, not %v", mode)
+		}
+		newB := func() match.Asker { return jsonline.NewProc(*engB, stderr) }
+		if *bNBoard {
+			newB = func() match.Asker {
+				return &nboard.Engine{Command: *engB, Dir: *nbDir, Depth: *nbDepth, Stderr: stderr}
+			}
+		}
+		t := playMode(ctx, mode, *n, *par, *seed, *engA, newB, *clock, *maxThink, *quiet, stdout, stderr)
+		printSummary(stdout, mode, t)
+		failedA = failedA || len(t.failures[0]) > 0
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if failedA {
+		return errFailures
+	}
+	return nil
+}
+
+func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, engA string, newB func() match.Asker, clock, maxThink time.Duration, quiet bool, stdout, stderr io.Writer) *tally {
+	t := &tally{failures: [2]map[string]int{{}, {}}}
+	var mu sync.Mutex
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range par {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				rng := rand.New(rand.NewPCG(seed, uint64(i)*1000+uint64(mode)))
+				start, opening := match.RandomOpening(mode, rng)
+				cfg := match.Config{
+					Mode: mode, Clock: clock, MaxThink: maxThink, MatchID: int64(i + 1),
+					NewEngine: func(p, _ int) match.Asker {
+						if p == 0 {
+							return jsonline.NewProc(engA, stderr)
+						}
+						return newB()
+					},
+				}
+				res := match.Play(ctx, cfg, start, opening)
+				mu.Lock()
+				t.add(res)
+				if !quiet {
+					printMatch(stdout, mode, i, res)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return t
+}
+
+func (t *tally) add(r match.Result) {
+	t.matches++
+	switch r.Winner {
+	case 0:
+		t.wins++
+	case 1:
+		t.losses++
+	default:
+		t.draws++
+	}
+	t.discs[0] += r.Totals[0]
+	t.discs[1] += r.Totals[1]
+	for _, l := range r.Legs {
+		for c := range 2 {
+			p := l.BlackParticipant
+			if c == 1 {
+				p = 1 - p
+			}
+			t.maxMove[p] = max(t.maxMove[p], l.MaxMove[c])
+			t.used[p] += l.Used[c]
+		}
+		if l.Failed != 0 {
+			p := l.BlackParticipant
+			if l.Failed == othello.White {
+				p = 1 - p
+			}
+			t.failures[p][l.Failure]++
+		}
+		// Moves per participant: black moves first, so it has the extra one.
+		bm := (l.Moves + 1) / 2
+		t.moves[l.BlackParticipant] += bm
+		t.moves[1-l.BlackParticipant] += l.Moves - bm
+	}
+}
+
+func printMatch(w io.Writer, mode othello.Mode, i int, r match.Result) {
+	win := "draw"
+	switch r.Winner {
+	case 0:
+		win = "A"
+	case 1:
+		win = "B"
+	}
+	var notes []string
+	for leg, l := range r.Legs {
+		if l.Failed != 0 {
+			notes = append(notes, fmt.Sprintf("leg %d: %s lost by %s (%s)", leg, colourName(l.Failed), l.Failure, l.FailureDetail))
+		}
+	}
+	fmt.Fprintf(w, "%s #%d: A %d – B %d, winner %s; legs %v %v %s\n", mode, i+1, r.Totals[0], r.Totals[1], win,
+		r.Legs[0].Result, r.Legs[1].Result, strings.Join(notes, "; "))
+}
+
+func colourName(c int) string {
+	if c == othello.Black {
+		return "black"
+	}
+	return "white"
+}
+
+func printSummary(w io.Writer, mode othello.Mode, t *tally) {
+	mean := func(p int) time.Duration {
+		if t.moves[p] == 0 {
+			return 0
+		}
+		return t.used[p] / time.Duration(t.moves[p])
+	}
+	fmt.Fprintf(w, "== %s: %d matches: A won %d, lost %d, drew %d; discs A %d, B %d\n", mode, t.matches, t.wins, t.losses, t.draws, t.discs[0], t.discs[1])
+	for p, name := range []string{"A", "B"} {
+		fmt.Fprintf(w, "   %s: failures %v; mean answer %v, longest %v\n", name, t.failures[p], mean(p).Round(time.Millisecond), t.maxMove[p].Round(time.Millisecond))
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/jsonline"
+)
+
+// The test binary doubles as an engine: with OTHELLO_TEST_ENGINE=1 it
+// serves the JSON-line protocol at a small fixed depth.
+func TestMain(m *testing.M) {
+	if os.Getenv("OTHELLO_TEST_ENGINE") == "1" {
+		eng := othello.NewEngine(othello.EngineOptions{TTBits: 12, MaxDepth: 2, Pool: 1})
+		if err := jsonline.Serve(context.Background(), eng, os.Stdin, os.Stdout, slog.New(slog.DiscardHandler)); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func selfEngine(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "OTHELLO_TEST_ENGINE=1 exec '" + exe + "'"
+}
+
+func TestMatchesAllModes(t *testing.T) {
+	eng := selfEngine(t)
+	var out, errb bytes.Buffer
+	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "20s", "-seed", "3"}, nil, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
+	}
+	for _, mode := range othello.Modes {
+		if !strings.Contains(out.String(), "== "+mode.String()+": 1 matches") {
+			t.Errorf("no summary for %v:\n%s", mode, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "lost by") {
+		t.Errorf("a leg was adjudicated:\n%s", out.String())
+	}
+}
+
+func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
+	eng := selfEngine(t)
+	tests := []struct {
+		name, b, want string
+	}{
+		{"illegal", `while read l; do echo '{"move": 0}'; done`, "map[illegal:2]"},
+		{"garbage", `while read l; do echo 'hello'; done`, "map[engine:2]"},
+		{"silent", `sleep 30`, "map[timeout:2]"},
+		{"crash", `exit 3`, "map[engine:2]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := run(context.Background(), []string{"-n", "1", "-a", eng, "-b", tc.b, "-clock", "2s", "-max-think", "1s"}, nil, &out, &errb)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			if !strings.Contains(out.String(), "A won 1") || !strings.Contains(out.String(), "B: failures "+tc.want) {
+				t.Fatalf("unexpected result:\n%s", out.String())
+			}
+			// Adjudication: the failing side scores 0, the other 64, per leg.
+			if !strings.Contains(out.String(), "A 128 – B 0") {
+				t.Fatalf("no 64-0 adjudication in both legs:\n%s", out.String())
+			}
+		})
+	}
+}
+
+func TestFailuresOfAExitCode(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "2s"}, nil, &out, &errb)
+	if !errors.Is(err, errFailures) {
+		t.Fatalf("err %v, want errFailures\n%s", err, out.String())
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, args := range [][]string{{}, {"-a", "x"}, {"-a", "x", "-b", "y", "-mode", "chess"}, {"-a", "x", "-b", "y", "-n", "0"}} {
+		if err := run(context.Background(), args, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

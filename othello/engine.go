@@ -1,0 +1,269 @@
+package othello
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Engine chooses moves. It is safe for concurrent use: each call borrows a
+// searcher (with its own transposition table) from a small pool, so the two
+// legs of a match can be searched at once.
+type Engine struct {
+	opts   EngineOptions
+	pool8  chan *searcher8
+	pool10 chan *searcher10
+
+	mu     sync.Mutex
+	clocks map[clockKey]*clockObs // per (match, leg, colour): what the clock did
+}
+
+// clockKey identifies one side's clock in one leg.
+type clockKey struct {
+	match int64
+	leg   int
+	color int
+}
+
+// clockObs remembers the previous request of a clock, to measure the time
+// lost outside the search between two of our moves (connector, network,
+// scheduling): remaining then, minus our search, minus remaining now.
+type clockObs struct {
+	remaining int64     // remaining_ms of the previous request
+	used      int64     // ms our search took then
+	at        time.Time // when it was answered
+	overhead  float64   // moving average of the lost ms per move
+}
+
+// EngineOptions tune an Engine. The zero value is usable.
+type EngineOptions struct {
+	// TTBits is log2 of the transposition-table entries per searcher
+	// (default 19: 16 MiB for 8×8, 20 MiB for 10×10).
+	TTBits uint
+	// MaxDepth caps the search depth (0: no cap). Fixed-depth play for
+	// tests and measurements.
+	MaxDepth int
+	// FixedTime, when positive, replaces time management: every move
+	// searches this long (still capped by budget_ms).
+	FixedTime time.Duration
+	// Pool is the number of searchers kept per board size (default 4).
+	Pool int
+}
+
+// NewEngine returns an engine.
+func NewEngine(opts EngineOptions) *Engine {
+	if opts.TTBits == 0 {
+		opts.TTBits = 19
+	}
+	if opts.Pool <= 0 {
+		opts.Pool = 4
+	}
+	return &Engine{opts: opts, pool8: make(chan *searcher8, opts.Pool), pool10: make(chan *searcher10, opts.Pool)}
+}
+
+// Decision is a chosen move with what the search learned.
+type Decision struct {
+	Move    int           // square, or Pass
+	Score   float64       // expected final disc difference for the mover (estimate unless Exact)
+	Depth   int           // completed search depth
+	Exact   bool          // Score is the proven final result
+	Nodes   uint64        // nodes searched
+	Elapsed time.Duration // wall time of the search
+}
+
+// Choose decides the move for a validated position. It always returns a
+// member of p.Legal, or Pass exactly when p.Legal is empty. It stops early
+// when ctx is cancelled.
+func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
+	start := time.Now()
+	if len(p.Legal) == 0 {
+		return Decision{Move: Pass}
+	}
+	key := clockKey{p.MatchID, p.Leg, p.State.Turn}
+	overhead := e.observe(key, p.RemainingMs)
+	soft, hard := e.timePlan(p, overhead)
+	deadline := start.Add(hard)
+	defer func() { e.record(key, p.RemainingMs, time.Since(start)) }()
+	maxDepth := 64
+	if e.opts.MaxDepth > 0 {
+		maxDepth = e.opts.MaxDepth
+		if e.opts.FixedTime <= 0 {
+			soft, deadline = 0, time.Time{}
+		}
+	}
+	st := p.State
+	var res rootResult
+	if st.Mode.Size() == 8 {
+		s := e.get8(st.Mode)
+		pl, op := st.masks8()
+		pos := pos8{p: pl, o: op, pp: st.placedOf(st.Turn), op: st.placedOf(3 - st.Turn)}
+		s.exactEmpties = exactEmptiesFor(hard, 8)
+		res = s.searchRoot(ctx, pos, p.Legal, soft, deadline, maxDepth)
+		e.pool8Put(s)
+	} else {
+		s := e.get10(st.Mode)
+		pl, op := st.masks10()
+		s.exactEmpties = exactEmptiesFor(hard, 10)
+		res = s.searchRoot(ctx, pos10{p: pl, o: op}, p.Legal, soft, deadline, maxDepth)
+		e.pool10Put(s)
+	}
+	move := res.move
+	if !slices.Contains(p.Legal, move) { // cannot happen: roots are p.Legal
+		move = p.Legal[0]
+	}
+	return Decision{Move: move, Score: float64(res.score) / discScale, Depth: res.depth, Exact: res.exact, Nodes: res.nodes, Elapsed: time.Since(start)}
+}
+
+// exactEmptiesFor is how many empties the root may try to solve exactly
+// given the hard limit.
+func exactEmptiesFor(hard time.Duration, size int) int {
+	// Measured: 20 empties take about 1 s on one core; each empty more
+	// costs about 2.5× (FFO #40: 18 M nodes).
+	n := 12
+	switch {
+	case hard >= 5*time.Second:
+		n = 21
+	case hard >= 2*time.Second:
+		n = 20
+	case hard >= 700*time.Millisecond:
+		n = 19
+	case hard >= 250*time.Millisecond:
+		n = 18
+	case hard >= 80*time.Millisecond:
+		n = 16
+	case hard >= 20*time.Millisecond:
+		n = 14
+	}
+	if size == 10 {
+		n -= 2
+	}
+	return n
+}
+
+// Time management constants.
+const (
+	reserveMs  = 2000 // the connector's 750 ms margin plus 1.25 s of safety
+	overheadMs = 60   // per own move left: time lost outside the search (I/O, network)
+	minThinkMs = 5
+)
+
+// timePlan turns the clock into a soft limit (no new iteration after 60% of
+// it) and a hard deadline. Both legs of a match run at once, and the
+// connector kills the engine at budget_ms, so the hard limit stays well
+// below both the budget and the remaining clock.
+// observe returns the per-move overhead (ms) to plan with for a clock:
+// at least overheadMs, more when the clock has been losing time outside
+// our searches.
+func (e *Engine) observe(k clockKey, remaining int64) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	o := e.clocks[k]
+	if o == nil || remaining > o.remaining || time.Since(o.at) > 10*time.Minute {
+		return overheadMs
+	}
+	lost := float64(o.remaining - o.used - remaining)
+	o.overhead = 0.6*o.overhead + 0.4*max(lost, 0)
+	o.remaining = remaining // a second request at the same clock counts once
+	o.used = 0
+	return max(overheadMs, int64(o.overhead))
+}
+
+// record stores what a search used, for the next observe of the clock.
+func (e *Engine) record(k clockKey, remaining int64, took time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.clocks == nil {
+		e.clocks = map[clockKey]*clockObs{}
+	}
+	if len(e.clocks) > 1024 { // forget old clocks (finished games)
+		for key, o := range e.clocks {
+			if time.Since(o.at) > 10*time.Minute || len(e.clocks) > 4096 {
+				delete(e.clocks, key)
+			}
+		}
+	}
+	o := e.clocks[k]
+	if o == nil {
+		o = &clockObs{overhead: overheadMs}
+		e.clocks[k] = o
+	}
+	o.remaining, o.used, o.at = remaining, took.Milliseconds(), time.Now()
+}
+
+func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration) {
+	rem, budget := p.RemainingMs, p.BudgetMs
+	if budget <= 0 {
+		budget = rem - 750
+	}
+	empties := 0
+	for _, c := range p.State.Cells {
+		if c == Empty {
+			empties++
+		}
+	}
+	empties -= len(p.State.Mode.Blocked())
+	own := (empties + 1) / 2
+	// Keep a reserve, and the time each remaining move costs outside the
+	// search (process I/O, scheduling, the connector and the network).
+	usable := rem - reserveMs - rem/20 - int64(own)*max(overhead, overheadMs)
+	var softMs int64
+	if e.opts.FixedTime > 0 {
+		softMs = e.opts.FixedTime.Milliseconds()
+	} else {
+		// Spend more per move in the midgame: the last ~10 own moves are
+		// solved quickly, so plan for fewer moves than remain.
+		plan := int64(own)
+		if p.State.Mode.Size() == 8 {
+			plan = max(int64(own)-7, 3)
+		} else {
+			plan = max(int64(own)-6, 3)
+		}
+		softMs = usable / (plan + 1)
+	}
+	hardMs := softMs * 3
+	if e.opts.FixedTime > 0 {
+		hardMs = softMs
+	}
+	hardMs = min(hardMs, usable/4, budget/2)
+	softMs = min(softMs, hardMs)
+	hardMs = max(hardMs, minThinkMs)
+	softMs = max(softMs, minThinkMs)
+	return time.Duration(softMs) * time.Millisecond, time.Duration(hardMs) * time.Millisecond
+}
+
+func (e *Engine) get8(mode Mode) *searcher8 {
+	select {
+	case s := <-e.pool8:
+		s.setMode(mode)
+		return s
+	default:
+		return newSearcher8(mode, e.opts.TTBits)
+	}
+}
+
+func (e *Engine) pool8Put(s *searcher8) {
+	s.ctx = nil
+	select {
+	case e.pool8 <- s:
+	default:
+	}
+}
+
+func (e *Engine) get10(mode Mode) *searcher10 {
+	select {
+	case s := <-e.pool10:
+		s.setMode(mode)
+		return s
+	default:
+		return newSearcher10(mode, e.opts.TTBits)
+	}
+}
+
+func (e *Engine) pool10Put(s *searcher10) {
+	s.ctx = nil
+	select {
+	case e.pool10 <- s:
+	default:
+	}
+}

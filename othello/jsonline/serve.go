@@ -1,0 +1,137 @@
+// Package jsonline speaks the FlipSight connector's --engine protocol: one
+// JSON request per line in, one {"move": …} line out, flushed, until EOF.
+// Serve is the engine side; Proc is the connector side (it runs an engine
+// command and asks it for moves).
+package jsonline
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/botarena/gamebot/othello"
+)
+
+// MaxLine bounds one request line (a 10×10 request is about 1 KiB).
+const MaxLine = 1 << 20
+
+// ErrorReply is written instead of a move when a line is not a valid
+// request. Status mirrors the HTTP endpoint: 400 malformed, 422 impossible.
+type ErrorReply struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+// Serve answers requests from in on out until in ends or ctx is done. Each
+// answer is written and flushed before the next line is read. A bad line
+// gets an ErrorReply line and the loop goes on.
+func Serve(ctx context.Context, eng *othello.Engine, in io.Reader, out io.Writer, logger *slog.Logger) error {
+	r := bufio.NewReaderSize(in, 64<<10)
+	w := bufio.NewWriter(out)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil
+		}
+		line, err := readLine(r)
+		if len(line) > 0 {
+			if werr := answer(ctx, eng, line, w, logger); werr != nil {
+				return werr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil && !errors.Is(err, errLineTooLong) {
+			return fmt.Errorf("reading requests: %w", err)
+		}
+		if errors.Is(err, errLineTooLong) {
+			logger.Warn("request line too long", "limit", MaxLine)
+			if werr := writeLine(w, ErrorReply{Error: fmt.Sprintf("request line longer than %d bytes", MaxLine), Status: 413}); werr != nil {
+				return werr
+			}
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine returns the next non-empty line without its newline. An
+// over-long line is consumed and reported as errLineTooLong.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxLine {
+			buf = nil
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, errLineTooLong
+		}
+		buf = append(buf, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		trimmed := trimSpace(buf)
+		if err != nil { // EOF or a read error: return what there is
+			return trimmed, err
+		}
+		if len(trimmed) == 0 {
+			buf = buf[:0]
+			continue
+		}
+		return trimmed, nil
+	}
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == '\n') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func answer(ctx context.Context, eng *othello.Engine, line []byte, w *bufio.Writer, logger *slog.Logger) error {
+	req, err := othello.DecodeRequest(line)
+	var pos *othello.Position
+	if err == nil {
+		pos, err = req.Validate()
+	}
+	if err != nil {
+		status := 422
+		if errors.Is(err, othello.ErrMalformed) {
+			status = 400
+		}
+		logger.Warn("bad request", "status", status, "err", err)
+		return writeLine(w, ErrorReply{Error: err.Error(), Status: status})
+	}
+	d := eng.Choose(ctx, pos)
+	logger.Debug("move", "mode", pos.State.Mode, "move", d.Move, "score", d.Score, "depth", d.Depth,
+		"exact", d.Exact, "nodes", d.Nodes, "ms", d.Elapsed.Milliseconds(), "remaining_ms", pos.RemainingMs)
+	return writeLine(w, othello.Reply{Move: d.Move})
+}
+
+func writeLine(w *bufio.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("writing answer: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing answer: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,256 @@
+// Package match plays local two-leg FlipSight matches between two engines
+// over the JSON-line engine protocol, the way the FlipSight server and the
+// official connector do: both legs from the same random 12-disc position
+// with colours swapped, played at the same time, a clock per leg per
+// colour, budget_ms from the clock, and adjudication when a leg is lost on
+// time (or, here, by an illegal answer).
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/jsonline"
+)
+
+// Asker asks one engine (one per leg and side, as the connector runs one
+// process per game) for a move.
+type Asker interface {
+	Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error)
+	Close() error
+}
+
+// Config describes a match.
+type Config struct {
+	Mode othello.Mode
+	// Clock per leg per colour (FlipSight: 60 s).
+	Clock time.Duration
+	// MaxThink caps budget_ms like the connector's --max-think-seconds
+	// (default 10 s); budget_ms = min(MaxThink, remaining − 750 ms).
+	MaxThink time.Duration
+	// NewEngine starts participant p's engine (0 = A, 1 = B) for one leg.
+	NewEngine func(participant, leg int) Asker
+	// MatchID is echoed in requests.
+	MatchID int64
+}
+
+// Participant failure kinds.
+const (
+	FailNone    = ""
+	FailTimeout = "timeout" // clock ran out or budget exceeded (engine killed)
+	FailIllegal = "illegal" // answered a move outside legal_moves
+	FailEngine  = "engine"  // crashed or answered garbage
+)
+
+// Leg is the outcome of one leg.
+type Leg struct {
+	BlackParticipant int
+	Discs            [2]int // black, white on the final board
+	Result           [2]int // black, white after adjudication
+	Failed           int    // colour that lost on time/illegal/engine failure, 0 if none
+	Failure          string
+	FailureDetail    string
+	Moves            int
+	Passes           int
+	MaxMove          [2]time.Duration // longest answer per colour
+	Used             [2]time.Duration // clock used per colour
+}
+
+// Result is the outcome of a match.
+type Result struct {
+	Opening []int
+	Legs    [2]Leg
+	Totals  [2]int // per participant
+	Winner  int    // 0 = A, 1 = B, −1 draw
+}
+
+// RandomOpening returns the server's random start: 8 random legal moves
+// from the initial position (12 discs), or for classic Reversi 12 random
+// placements (the 4 centre ones first). It never returns a finished game.
+func RandomOpening(mode othello.Mode, rng *rand.Rand) (*othello.State, []int) {
+	n := 8
+	if mode == othello.Reversi {
+		n = 12
+	}
+	for {
+		s := othello.NewState(mode)
+		var moves []int
+		for len(moves) < n {
+			legal := s.LegalMoves()
+			if len(legal) == 0 {
+				break
+			}
+			m := legal[rng.IntN(len(legal))]
+			_ = s.Play(m)
+			moves = append(moves, m)
+		}
+		if len(moves) == n && !s.Over() {
+			return s, moves
+		}
+	}
+}
+
+// maxScore is the adjudicated winner's score: the mode's playable squares.
+func maxScore(mode othello.Mode) int { return mode.PlayableSquares() }
+
+// Play runs one match from start (both legs at once) and returns the result.
+func Play(ctx context.Context, cfg Config, start *othello.State, opening []int) Result {
+	if cfg.Clock <= 0 {
+		cfg.Clock = 60 * time.Second
+	}
+	if cfg.MaxThink <= 0 {
+		cfg.MaxThink = 10 * time.Second
+	}
+	var res Result
+	res.Opening = opening
+	var wg sync.WaitGroup
+	for leg := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res.Legs[leg] = playLeg(ctx, cfg, start.Clone(), leg)
+		}()
+	}
+	wg.Wait()
+	for leg := range 2 {
+		l := res.Legs[leg]
+		bp := l.BlackParticipant
+		res.Totals[bp] += l.Result[0]
+		res.Totals[1-bp] += l.Result[1]
+	}
+	a, b := res.Totals[0], res.Totals[1]
+	if cfg.Mode == othello.Anti {
+		a, b = b, a
+	}
+	switch {
+	case a > b:
+		res.Winner = 0
+	case b > a:
+		res.Winner = 1
+	default:
+		res.Winner = -1
+	}
+	return res
+}
+
+// engineRequest is the connector's request line.
+type engineRequest struct {
+	Board          []int          `json:"board"`
+	Color          int            `json:"color"`
+	LegalMoves     []int          `json:"legal_moves"`
+	GameMode       string         `json:"game_mode"`
+	BoardSize      int            `json:"board_size"`
+	BlockedSquares []int          `json:"blocked_squares"`
+	Placed         map[string]int `json:"placed"`
+	RemainingMs    int64          `json:"remaining_ms"`
+	MatchID        int64          `json:"match_id"`
+	Leg            int            `json:"leg"`
+	Revision       int            `json:"revision"`
+	History        []any          `json:"history"`
+	RoundNo        *int           `json:"round_no"`
+	RoomCreatedAt  *string        `json:"room_created_at"`
+	BudgetMs       int64          `json:"budget_ms"`
+}
+
+func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
+	l := Leg{BlackParticipant: leg} // leg 0: A is black; leg 1: B is black
+	engines := [2]Asker{}           // by colour − 1
+	for c := range 2 {
+		participant := c
+		if leg == 1 {
+			participant = 1 - c
+		}
+		engines[c] = cfg.NewEngine(participant, leg)
+	}
+	defer func() {
+		for _, e := range engines {
+			_ = e.Close()
+		}
+	}()
+	size := cfg.Mode.Size()
+	blocked := cfg.Mode.Blocked()
+	if blocked == nil {
+		blocked = []int{}
+	}
+	clocks := [2]time.Duration{cfg.Clock, cfg.Clock}
+	revision := 0
+	fail := func(color int, kind, detail string) Leg {
+		l.Failed, l.Failure, l.FailureDetail = color, kind, detail
+		b, w := s.Discs()
+		l.Discs = [2]int{b, w}
+		max := maxScore(cfg.Mode)
+		loser, winner := 0, max
+		if cfg.Mode == othello.Anti {
+			loser, winner = 64, 0
+		}
+		if color == othello.Black {
+			l.Result = [2]int{loser, winner}
+		} else {
+			l.Result = [2]int{winner, loser}
+		}
+		return l
+	}
+	for !s.Over() {
+		if ctx.Err() != nil {
+			return fail(s.Turn, FailEngine, "match cancelled")
+		}
+		c := s.Turn
+		legal := s.LegalMoves()
+		if legal == nil {
+			legal = []int{}
+		}
+		remaining := clocks[c-1]
+		budget := min(cfg.MaxThink, remaining-750*time.Millisecond)
+		board := make([]int, len(s.Cells))
+		for i, v := range s.Cells {
+			board[i] = int(v)
+		}
+		req := engineRequest{
+			Board: board, Color: c, LegalMoves: legal, GameMode: cfg.Mode.String(), BoardSize: size,
+			BlockedSquares: blocked, Placed: map[string]int{"1": s.Placed[0], "2": s.Placed[1]},
+			RemainingMs: remaining.Milliseconds(), MatchID: cfg.MatchID, Leg: leg, Revision: revision,
+			History: []any{}, BudgetMs: budget.Milliseconds(),
+		}
+		if budget <= 0 {
+			return fail(c, FailTimeout, fmt.Sprintf("clock %v below the connector's 750 ms margin", remaining))
+		}
+		t0 := time.Now()
+		move, err := engines[c-1].Ask(ctx, req, size, budget)
+		took := time.Since(t0)
+		clocks[c-1] -= took
+		l.Used[c-1] += took
+		l.MaxMove[c-1] = max(l.MaxMove[c-1], took)
+		switch {
+		case err != nil && errors.Is(err, jsonline.ErrEngine) && took >= budget:
+			return fail(c, FailTimeout, err.Error())
+		case err != nil:
+			return fail(c, FailEngine, err.Error())
+		case clocks[c-1] <= 0:
+			return fail(c, FailTimeout, fmt.Sprintf("clock ran out (answer took %v)", took))
+		}
+		if move == othello.Pass {
+			if len(legal) > 0 {
+				return fail(c, FailIllegal, fmt.Sprintf("passed with legal moves %v", legal))
+			}
+			_ = s.Play(othello.Pass)
+			l.Passes++
+		} else {
+			if !slices.Contains(legal, move) {
+				return fail(c, FailIllegal, fmt.Sprintf("move %d not in legal_moves %v", move, legal))
+			}
+			_ = s.Play(move)
+		}
+		l.Moves++
+		revision++
+	}
+	b, w := s.Discs()
+	l.Discs = [2]int{b, w}
+	l.Result = l.Discs
+	return l
+}

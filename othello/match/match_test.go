@@ -1,0 +1,100 @@
+package match
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/botarena/gamebot/othello"
+)
+
+func TestRandomOpening(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, mode := range othello.Modes {
+		for range 20 {
+			s, moves := RandomOpening(mode, rng)
+			b, w := s.Discs()
+			want := 12
+			if len(moves) != map[bool]int{true: 12, false: 8}[mode == othello.Reversi] || b+w != want || s.Over() {
+				t.Fatalf("%v: %d moves, %d discs, over %v", mode, len(moves), b+w, s.Over())
+			}
+			if s.Placed[0]+s.Placed[1] != len(moves) {
+				t.Fatalf("%v: placed %v after %d moves", mode, s.Placed, len(moves))
+			}
+		}
+	}
+}
+
+// asker is an in-process engine: first legal move, or a scripted failure.
+type asker struct {
+	illegal bool
+	slow    bool
+}
+
+func (a *asker) Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error) {
+	b, _ := json.Marshal(req)
+	var r struct {
+		LegalMoves []int `json:"legal_moves"`
+		BudgetMs   int64 `json:"budget_ms"`
+	}
+	_ = json.Unmarshal(b, &r)
+	switch {
+	case a.slow:
+		time.Sleep(timeout + 10*time.Millisecond)
+		return 0, context.DeadlineExceeded
+	case a.illegal:
+		return size*size - 1, nil
+	case len(r.LegalMoves) == 0:
+		return othello.Pass, nil
+	}
+	return r.LegalMoves[0], nil
+}
+
+func (a *asker) Close() error { return nil }
+
+func TestPlayAdjudication(t *testing.T) {
+	tests := []struct {
+		mode     othello.Mode
+		b        *asker
+		wantB    int // B's total
+		wantFail string
+	}{
+		{othello.Std, &asker{illegal: true}, 0, FailIllegal},
+		{othello.Anti, &asker{illegal: true}, 128, FailIllegal}, // anti: the failing side gets 64
+		{othello.Grand, &asker{illegal: true}, 0, FailIllegal},
+		{othello.Octagon, &asker{slow: true}, 0, FailEngine},
+	}
+	for _, tc := range tests {
+		rng := rand.New(rand.NewPCG(2, 2))
+		start, opening := RandomOpening(tc.mode, rng)
+		cfg := Config{Mode: tc.mode, Clock: 3 * time.Second, MaxThink: 100 * time.Millisecond, NewEngine: func(p, _ int) Asker {
+			if p == 0 {
+				return &asker{}
+			}
+			return tc.b
+		}}
+		res := Play(context.Background(), cfg, start, opening)
+		if res.Totals[1] != tc.wantB {
+			t.Errorf("%v: B total %d, want %d (%+v)", tc.mode, res.Totals[1], tc.wantB, res.Legs)
+		}
+		for _, l := range res.Legs {
+			if l.Failure != tc.wantFail && !(tc.b.slow && l.Failure == FailTimeout) {
+				t.Errorf("%v: failure %q, want %q", tc.mode, l.Failure, tc.wantFail)
+			}
+		}
+		if res.Winner != 0 {
+			t.Errorf("%v: winner %d", tc.mode, res.Winner)
+		}
+	}
+	// Two correct engines finish both legs with disc totals = final boards.
+	rng := rand.New(rand.NewPCG(3, 3))
+	start, opening := RandomOpening(othello.Reversi, rng)
+	res := Play(context.Background(), Config{Mode: othello.Reversi, NewEngine: func(int, int) Asker { return &asker{} }}, start, opening)
+	for i, l := range res.Legs {
+		if l.Failed != 0 || l.Result != l.Discs {
+			t.Errorf("leg %d: %+v", i, l)
+		}
+	}
+}

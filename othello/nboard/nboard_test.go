@@ -1,0 +1,49 @@
+package nboard
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestGGF(t *testing.T) {
+	b := make([]int, 64)
+	b[27], b[28], b[35], b[36] = 2, 1, 1, 2
+	g, err := GGF(b, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "BO[8 ---------------------------O*------*O--------------------------- *]"
+	if !strings.Contains(g, want) {
+		t.Fatalf("%s lacks %s", g, want)
+	}
+	if _, err := GGF(make([]int, 100), 1); err == nil {
+		t.Fatal("10x10 accepted")
+	}
+}
+
+// TestAskScriptedEngine drives a shell script that answers like an NBoard
+// engine (status lines first, then "=== move/eval/time").
+func TestAskScriptedEngine(t *testing.T) {
+	script := `while read cmd rest; do case "$cmd" in go) echo "status thinking"; echo "=== F5/0.5/0.1";; esac; done`
+	e := &Engine{Command: script, Depth: 3}
+	defer e.Close()
+	b := make([]int, 64)
+	b[27], b[28], b[35], b[36] = 2, 1, 1, 2
+	req := map[string]any{"board": b, "color": 1, "legal_moves": []int{19, 26, 37, 44}, "game_mode": "std"}
+	for range 2 {
+		m, err := e.Ask(context.Background(), req, 8, 2*time.Second)
+		if err != nil || m != 37 {
+			t.Fatalf("move %d, %v; want 37 (f5)", m, err)
+		}
+	}
+	req["legal_moves"] = []int{}
+	if m, err := e.Ask(context.Background(), req, 8, time.Second); err != nil || m != -1 {
+		t.Fatalf("pass: %d %v", m, err)
+	}
+	req["game_mode"] = "grand"
+	if _, err := e.Ask(context.Background(), req, 10, time.Second); err == nil {
+		t.Fatal("grand accepted")
+	}
+}

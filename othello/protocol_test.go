@@ -1,0 +1,167 @@
+package othello
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSpecExamples decodes every engine request example of the documents
+// (testdata/spec_*.json), checks that these rules produce exactly the
+// documented legal_moves, and that the engine answers one of them.
+func TestSpecExamples(t *testing.T) {
+	files, err := filepath.Glob("testdata/spec_*.json")
+	if err != nil || len(files) != 5 {
+		t.Fatalf("want 5 spec examples, got %v %v", files, err)
+	}
+	e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 4})
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := DecodeRequest(b)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		p, err := req.Validate()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if got := p.State.LegalMoves(); !slices.Equal(got, req.LegalMoves) {
+			t.Errorf("%s: rules give %v, document %v", f, got, req.LegalMoves)
+		}
+		d := e.Choose(context.Background(), p)
+		if !slices.Contains(req.LegalMoves, d.Move) {
+			t.Errorf("%s: move %d not in %v", f, d.Move, req.LegalMoves)
+		}
+	}
+}
+
+func validReq() string {
+	return `{"board":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,0,0,0,0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],` +
+		`"color":1,"legal_moves":[19,26,37,44],"game_mode":"std","board_size":8,"blocked_squares":[],"placed":{"1":0,"2":0},` +
+		`"remaining_ms":60000,"match_id":123,"leg":0,"revision":0,"history":[],"round_no":null,"room_created_at":null,"budget_ms":10000}`
+}
+
+func TestRequestErrors(t *testing.T) {
+	board8 := "[" + strings.TrimSuffix(strings.Repeat("0,", 64), ",") + "]"
+	tests := []struct {
+		name string
+		body string
+		want error
+	}{
+		{"empty", "", ErrMalformed},
+		{"not json", "hello", ErrMalformed},
+		{"array", "[1,2]", ErrMalformed},
+		{"trailing", validReq() + " {}", ErrMalformed},
+		{"board type", `{"board":"x","color":1,"legal_moves":[],"game_mode":"std"}`, ErrMalformed},
+		{"color type", `{"board":` + board8 + `,"color":"black","legal_moves":[],"game_mode":"std"}`, ErrMalformed},
+		{"move type", `{"board":` + board8 + `,"color":1,"legal_moves":["d3"],"game_mode":"std"}`, ErrMalformed},
+		{"no board", `{"color":1,"legal_moves":[],"game_mode":"std"}`, ErrMalformed},
+		{"no mode", `{"board":` + board8 + `,"color":1,"legal_moves":[]}`, ErrMalformed},
+		{"no legal", `{"board":` + board8 + `,"color":1,"game_mode":"std"}`, ErrMalformed},
+		{"null legal", `{"board":` + board8 + `,"color":1,"game_mode":"std","legal_moves":null}`, ErrMalformed},
+		{"bad mode", `{"board":` + board8 + `,"color":1,"legal_moves":[],"game_mode":"chess"}`, ErrImpossible},
+		{"size mismatch", `{"board":` + board8 + `,"color":1,"legal_moves":[],"game_mode":"grand","board_size":10}`, ErrImpossible},
+		{"board_size wrong", `{"board":` + board8 + `,"color":1,"legal_moves":[],"game_mode":"std","board_size":10}`, ErrImpossible},
+		{"color 3", `{"board":` + board8 + `,"color":3,"legal_moves":[],"game_mode":"std"}`, ErrImpossible},
+		{"cell 7", `{"board":[7` + strings.Repeat(",0", 63) + `],"color":1,"legal_moves":[],"game_mode":"std"}`, ErrImpossible},
+		{"move out", `{"board":` + board8 + `,"color":1,"legal_moves":[64],"game_mode":"std"}`, ErrImpossible},
+		{"move negative", `{"board":` + board8 + `,"color":1,"legal_moves":[-1],"game_mode":"std"}`, ErrImpossible},
+		{"move twice", `{"board":` + board8 + `,"color":1,"legal_moves":[3,3],"game_mode":"std"}`, ErrImpossible},
+		{"move occupied", `{"board":[1` + strings.Repeat(",0", 63) + `],"color":1,"legal_moves":[0],"game_mode":"std"}`, ErrImpossible},
+		{"blocked list", `{"board":[` + strings.TrimSuffix(strings.Repeat("0,", 100), ",") + `],"color":1,"legal_moves":[],"game_mode":"octagon","blocked_squares":[0]}`, ErrImpossible},
+		{"disc on blocked", `{"board":[1` + strings.Repeat(",0", 99) + `],"color":1,"legal_moves":[],"game_mode":"octagon"}`, ErrImpossible},
+		{"move on blocked", `{"board":[` + strings.TrimSuffix(strings.Repeat("0,", 100), ",") + `],"color":1,"legal_moves":[99],"game_mode":"octagon"}`, ErrImpossible},
+		{"placed key", `{"board":` + board8 + `,"color":1,"legal_moves":[],"game_mode":"std","placed":{"3":1}}`, ErrImpossible},
+		{"reversi placed", `{"board":[1` + strings.Repeat(",0", 63) + `],"color":1,"legal_moves":[],"game_mode":"reversi","placed":{"1":5,"2":5}}`, ErrImpossible},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := DecodeRequest([]byte(tc.body))
+			if err == nil {
+				_, err = req.Validate()
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("error %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestEmptyLegalPasses(t *testing.T) {
+	req, err := DecodeRequest([]byte(strings.Replace(validReq(), "[19,26,37,44]", "[]", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := req.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := NewEngine(EngineOptions{}).Choose(context.Background(), p); d.Move != Pass {
+		t.Fatalf("move %d with no legal moves", d.Move)
+	}
+}
+
+// TestTrustsServerLegalMoves: when the server's list differs from these
+// rules, the answer still comes from the server's list.
+func TestTrustsServerLegalMoves(t *testing.T) {
+	req, _ := DecodeRequest([]byte(strings.Replace(validReq(), "[19,26,37,44]", "[0,63]", 1)))
+	p, err := req.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewEngine(EngineOptions{MaxDepth: 3}).Choose(context.Background(), p)
+	if d.Move != 0 && d.Move != 63 {
+		t.Fatalf("move %d not from the server's list", d.Move)
+	}
+}
+
+// FuzzDecodeRequest: any input either fails with ErrMalformed or
+// ErrImpossible, or yields a position for which the engine answers a
+// listed move (or −1 for an empty list), fast.
+func FuzzDecodeRequest(f *testing.F) {
+	f.Add([]byte(validReq()))
+	if files, _ := filepath.Glob("testdata/spec_*.json"); len(files) > 0 {
+		for _, fn := range files {
+			if b, err := os.ReadFile(fn); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Add([]byte(`{"board":[],"legal_moves":[]}`))
+	f.Add([]byte(`{"legal_moves":[1e400]}`))
+	e := NewEngine(EngineOptions{TTBits: 12, MaxDepth: 2})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		req, err := DecodeRequest(b)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("decode error %v is not ErrMalformed", err)
+			}
+			return
+		}
+		p, err := req.Validate()
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrImpossible) {
+				t.Fatalf("validate error %v has no kind", err)
+			}
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		d := e.Choose(ctx, p)
+		if len(p.Legal) == 0 {
+			if d.Move != Pass {
+				t.Fatalf("move %d with empty legal_moves", d.Move)
+			}
+		} else if !slices.Contains(p.Legal, d.Move) {
+			t.Fatalf("move %d not in %v", d.Move, p.Legal)
+		}
+	})
+}

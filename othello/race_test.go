@@ -1,0 +1,5 @@
+//go:build race
+
+package othello
+
+const raceEnabled = true

@@ -1,0 +1,724 @@
+package othello
+
+// This file is the template of search10_gen.go: gensearch renames every
+// identifier ending in 8 to end in 10 (bits8 → bits10, pos8 → pos10, …).
+// Board-specific primitives (moves, play, eval, hashing) live in the
+// hand-written board and eval files of each size.
+
+import (
+	"context"
+	"time"
+)
+
+// ttEntry8 is one transposition-table slot. lower/upper bound the score
+// (scaled units) of pos searched to depth; depth exactDepth means searched to
+// the end of the game.
+type ttEntry8 struct {
+	pos          pos8
+	lower, upper int16
+	depth        int16
+	move         int16
+	gen          uint16
+}
+
+// searcher8 owns the state of one search: the transposition table is reused
+// across moves; everything else is reset per move.
+type searcher8 struct {
+	anti     bool
+	reversi  bool
+	playable bits8
+	nPlay    int
+	tt       []ttEntry8
+	ttMask   uint64
+	gen      uint16
+	nodes    uint64
+	ctx      context.Context
+	deadline time.Time
+	aborted  bool
+	history  [numSq8]int32
+
+	mode         Mode
+	ready        bool
+	exactEmpties int // the root tries an exact solve from this many empties
+	sqv          [numSq8]int
+	quadrant     [numSq8]int
+	nbr          [numSq8]bits8 // the squares around each square
+	quadrants    [4]bits8
+	lines        [4][]bits8 // the board's lines per direction (rows, columns, diagonals)
+	lineOf       [4][numSq8]int
+	edge         [4]bits8 // squares with an edge or blocked square on that line direction
+	anchors      []anchor8
+}
+
+// anchor8 is a square that cannot be flipped once taken, with its
+// neighbours (dangerous to take while it is empty).
+type anchor8 struct {
+	sq         int
+	diag, orth bits8
+}
+
+// setMode prepares the searcher for a mode: playable squares, anchors and
+// square values.
+func (s *searcher8) setMode(mode Mode) {
+	if !s.ready || s.mode != mode {
+		clear(s.tt) // scores of one mode mean nothing in another
+	}
+	s.mode, s.ready = mode, true
+	s.anti, s.reversi = mode == Anti, mode == Reversi
+	g := newGeometry(mode)
+	var pl bits8
+	for sq, b := range g.blocked {
+		if !b {
+			pl = pl.or(bit8(sq))
+		}
+	}
+	s.playable, s.nPlay = pl, pl.count()
+	s.anchors = s.anchors[:0]
+	for i, a := range g.anchors {
+		an := anchor8{sq: a}
+		for _, n := range g.diag[i] {
+			an.diag = an.diag.or(bit8(n))
+		}
+		for _, n := range g.orth[i] {
+			an.orth = an.orth.or(bit8(n))
+		}
+		s.anchors = append(s.anchors, an)
+	}
+	copy(s.sqv[:], g.sqv)
+	size := mode.Size()
+	s.quadrants = [4]bits8{}
+	for sq := range size * size {
+		q := 0
+		if sq/size >= size/2 {
+			q += 2
+		}
+		if sq%size >= size/2 {
+			q++
+		}
+		s.quadrant[sq] = q
+		s.nbr[sq] = s.neighbours(bit8(sq))
+		s.quadrants[q] = s.quadrants[q].or(bit8(sq))
+	}
+	s.edge = [4]bits8{}
+	for d := range 4 {
+		s.lines[d] = s.lines[d][:0]
+		for i, ln := range g.lines[d] {
+			var m bits8
+			for _, sq := range ln {
+				m = m.or(bit8(sq))
+				s.lineOf[d][sq] = i
+			}
+			s.lines[d] = append(s.lines[d], m)
+		}
+		for _, sq := range g.edge[d] {
+			s.edge[d] = s.edge[d].or(bit8(sq))
+		}
+	}
+}
+
+// stable returns discs of own that can never be flipped: on each of the
+// four lines through them the line is full, or a neighbour on it is an
+// edge, a blocked square or a stable disc of the same colour.
+func (s *searcher8) stable(own, occ bits8) bits8 {
+	var full [4]bits8
+	for d := range 4 {
+		for _, ln := range s.lines[d] {
+			if occ.and(ln) == ln {
+				full[d] = full[d].or(ln)
+			}
+		}
+	}
+	var st bits8
+	for {
+		var ok [4]bits8
+		for d := range 4 {
+			ok[d] = full[d].or(s.edge[d]).or(s.lineNeighbours(st, d))
+		}
+		next := own.and(ok[0]).and(ok[1]).and(ok[2]).and(ok[3])
+		if next == st {
+			return st
+		}
+		st = next
+	}
+}
+
+func (s *searcher8) squareValue(sq int) int { return s.sqv[sq] }
+
+// eval is the static evaluation (scaled: discScale per disc) of pos for the
+// side to move, whose moves pm are already known: mobility, frontier
+// (potential mobility), anchors (corners), the squares next to empty
+// anchors, parity and, late, discs. Anti uses the same features with the
+// signs that favour few stable discs.
+func (s *searcher8) eval(pos pos8, pm bits8) int {
+	om := s.moves(pos.pass())
+	mp, mo := pm.count(), om.count()
+	occ := pos.p.or(pos.o)
+	empty := s.playable.andNot(occ)
+	adj := s.neighbours(empty)
+	fp, fo := pos.p.and(adj).count(), pos.o.and(adj).count()
+	var ap, ao, xp, xo, cp, co int
+	for i := range s.anchors {
+		a := &s.anchors[i]
+		switch {
+		case pos.p.has(a.sq):
+			ap++
+		case pos.o.has(a.sq):
+			ao++
+		default:
+			xp += pos.p.and(a.diag).count()
+			xo += pos.o.and(a.diag).count()
+			cp += pos.p.and(a.orth).count()
+			co += pos.o.and(a.orth).count()
+		}
+	}
+	empties := empty.count()
+	discs := pos.p.count() - pos.o.count()
+	parity := 0
+	if empties%2 == 1 {
+		parity = 30
+	}
+	// Mobility matters most in the midgame; it is scaled so that a move
+	// is worth about 0.7 discs early on.
+	mob := 70 * (mp - mo)
+	if mp+mo > 0 {
+		mob += 400 * (mp - mo) / (mp + mo + 2)
+	}
+	var v int
+	if !s.anti {
+		v = mob + 35*(fo-fp) + 700*(ap-ao) + 220*(xo-xp) + 60*(co-cp) + parity
+		if empties < 18 {
+			v += discs * (18 - empties) * 4
+		}
+	} else {
+		v = mob - 5*(fo-fp) - 600*(ap-ao) - 150*(xo-xp) - 40*(co-cp) + parity - discs*15
+	}
+	return max(-maxEval, min(maxEval, v))
+}
+
+func newSearcher8(mode Mode, ttBits uint) *searcher8 {
+	s := &searcher8{tt: make([]ttEntry8, 1<<ttBits), ttMask: 1<<ttBits - 1, exactEmpties: 20}
+	s.setMode(mode)
+	return s
+}
+
+type moveScore8 struct {
+	sq    int
+	score int
+	child pos8
+	moves bits8 // the child's moves, when known (solver)
+}
+
+// checkTime is called every few thousand nodes.
+func (s *searcher8) checkTime() {
+	if s.aborted {
+		return
+	}
+	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		s.aborted = true
+	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		s.aborted = true
+	}
+}
+
+func (s *searcher8) probe(pos pos8) *ttEntry8 {
+	e := &s.tt[pos.hash()&s.ttMask]
+	if e.pos == pos && e.depth > 0 {
+		return e
+	}
+	return nil
+}
+
+func (s *searcher8) store(pos pos8, depth, alpha, beta, score, move int) {
+	e := &s.tt[pos.hash()&s.ttMask]
+	if e.pos != pos && e.gen == s.gen && int(e.depth) > depth {
+		return
+	}
+	lo, hi := -infScore, infScore
+	if e.pos == pos && int(e.depth) == depth {
+		lo, hi = int(e.lower), int(e.upper)
+	}
+	switch {
+	case score <= alpha:
+		hi = score
+	case score >= beta:
+		lo = score
+	default:
+		lo, hi = score, score
+	}
+	if lo > hi {
+		lo, hi = score, score
+	}
+	*e = ttEntry8{pos: pos, lower: int16(lo), upper: int16(hi), depth: int16(depth), move: int16(move), gen: s.gen}
+}
+
+// final is the exact score of a finished game for the side to move.
+func (s *searcher8) final(pos pos8) int {
+	d := pos.p.count() - pos.o.count()
+	if s.anti {
+		d = -d
+	}
+	return d * discScale
+}
+
+// orderMoves fills list with the moves of m and their children, best first:
+// the hash move, then (when deep enough) fewest opponent replies, then the
+// square table and history.
+func (s *searcher8) orderMoves(pos pos8, m bits8, hashMove int, deep bool, list []moveScore8) []moveScore8 {
+	list = list[:0]
+	for !m.isZero() {
+		sq := m.pop()
+		child := s.play(pos, sq)
+		sc := int(s.history[sq]) + s.squareValue(sq)
+		if deep {
+			sc -= 64 * s.moves(child).count()
+			if s.anti {
+				sc -= 16 * s.moves(child.pass()).count()
+			}
+		}
+		if sq == hashMove {
+			sc = 1 << 30
+		}
+		list = append(list, moveScore8{sq: sq, score: sc, child: child})
+	}
+	for i := 1; i < len(list); i++ { // insertion sort, descending
+		x := list[i]
+		j := i
+		for j > 0 && list[j-1].score < x.score {
+			list[j] = list[j-1]
+			j--
+		}
+		list[j] = x
+	}
+	return list
+}
+
+// solveChild solves a child from the move list (its moves are known).
+func (s *searcher8) solveChild(c *moveScore8, alpha, beta, empties int) int {
+	if empties <= shallowEmpties {
+		return s.solveSmall(c.child, alpha, beta, empties, false)
+	}
+	s.nodes++
+	if s.nodes&1023 == 0 {
+		s.checkTime()
+	}
+	if s.aborted {
+		return 0
+	}
+	return s.solveM(c.child, c.moves, alpha, beta, empties)
+}
+
+// orderSolve orders moves for the exact solver: the hash move, then
+// fastest first (fewest opponent replies, anchors counting double), with
+// the square table breaking ties.
+func (s *searcher8) orderSolve(pos pos8, m bits8, hashMove int, list []moveScore8) []moveScore8 {
+	list = list[:0]
+	empty := s.playable.andNot(pos.p.or(pos.o))
+	for !m.isZero() {
+		sq := m.pop()
+		child := s.play(pos, sq)
+		om := s.moves(child)
+		sc := s.squareValue(sq) - 256*om.count()
+		for i := range s.anchors {
+			if om.has(s.anchors[i].sq) {
+				sc -= 256
+			}
+		}
+		// Potential mobility: the opponent's empty squares next to my discs.
+		sc -= 32 * s.neighbours(child.o).andNot(child.p.or(child.o)).and(s.playable).count()
+		if empty.and(s.quadrants[s.quadrant[sq]]).count()%2 == 1 {
+			sc += parityBonus
+		}
+		if sq == hashMove {
+			sc = 1 << 30
+		}
+		list = append(list, moveScore8{sq: sq, score: sc, child: child, moves: om})
+	}
+	for i := 1; i < len(list); i++ {
+		x := list[i]
+		j := i
+		for j > 0 && list[j-1].score < x.score {
+			list[j] = list[j-1]
+			j--
+		}
+		list[j] = x
+	}
+	return list
+}
+
+// pvs is a fail-soft principal-variation search to depth plies; a pass does
+// not use a ply. Positions with depth ≥ empties are solved exactly.
+func (s *searcher8) pvs(pos pos8, depth, alpha, beta int) int {
+	s.nodes++
+	if s.nodes&1023 == 0 {
+		s.checkTime()
+	}
+	if s.aborted {
+		return 0
+	}
+	empties := s.empties(pos)
+	if depth >= empties || empties <= 2 {
+		return s.solve(pos, alpha, beta, empties)
+	}
+	m := s.moves(pos)
+	if m.isZero() {
+		if s.moves(pos.pass()).isZero() {
+			return s.final(pos)
+		}
+		return -s.pvs(pos.pass(), depth, -beta, -alpha)
+	}
+	if depth <= 0 {
+		return s.eval(pos, m)
+	}
+	hashMove := -1
+	if e := s.probe(pos); e != nil {
+		hashMove = int(e.move)
+		if int(e.depth) >= depth {
+			lo, hi := int(e.lower), int(e.upper)
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+			if lo == hi {
+				return lo
+			}
+		}
+	}
+	var buf [maxMoves8]moveScore8
+	list := s.orderMoves(pos, m, hashMove, depth >= 3, buf[:0])
+	best, bestSq := -infScore, list[0].sq
+	a := alpha
+	for i := range list {
+		var v int
+		if i == 0 {
+			v = -s.pvs(list[i].child, depth-1, -beta, -a)
+		} else {
+			v = -s.pvs(list[i].child, depth-1, -a-1, -a)
+			if v > a && v < beta && !s.aborted {
+				v = -s.pvs(list[i].child, depth-1, -beta, -a)
+			}
+		}
+		if s.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestSq = v, list[i].sq
+			if v > a {
+				a = v
+				if a >= beta {
+					s.history[bestSq] += int32(depth * depth)
+					break
+				}
+			}
+		}
+	}
+	s.store(pos, depth, alpha, beta, best, bestSq)
+	return best
+}
+
+// solve returns the exact final score (scaled) of pos within the fail-soft
+// window (alpha, beta).
+func (s *searcher8) solve(pos pos8, alpha, beta, empties int) int {
+	if empties <= shallowEmpties {
+		return s.solveSmall(pos, alpha, beta, empties, false)
+	}
+	s.nodes++
+	if s.nodes&1023 == 0 {
+		s.checkTime()
+	}
+	if s.aborted {
+		return 0
+	}
+	return s.solveM(pos, s.moves(pos), alpha, beta, empties)
+}
+
+// solveM is solve for a position whose moves m are known.
+func (s *searcher8) solveM(pos pos8, m bits8, alpha, beta, empties int) int {
+	if m.isZero() {
+		if s.moves(pos.pass()).isZero() {
+			return s.final(pos)
+		}
+		return -s.solve(pos.pass(), -beta, -alpha, empties)
+	}
+	if empties >= stabilityEmpties && alpha > 0 {
+		// Upper bound from the opponent's stable discs.
+		them := pos.o
+		if s.anti {
+			them = pos.p
+		}
+		bound := (s.nPlay - 2*s.stable(them, pos.p.or(pos.o)).count()) * discScale
+		if bound <= alpha {
+			return bound
+		}
+	}
+	hashMove := -1
+	useTT := empties >= ttEmpties
+	if useTT {
+		if e := s.probe(pos); e != nil {
+			hashMove = int(e.move)
+			if e.depth == exactDepth {
+				lo, hi := int(e.lower), int(e.upper)
+				if lo >= beta {
+					return lo
+				}
+				if hi <= alpha {
+					return hi
+				}
+				if lo == hi {
+					return lo
+				}
+				alpha = max(alpha, lo)
+				beta = min(beta, hi)
+			}
+		}
+	}
+	var buf [maxMoves8]moveScore8
+	list := s.orderSolve(pos, m, hashMove, buf[:0])
+	if useTT && empties >= etcEmpties {
+		// Enhanced transposition cutoff: a child already known to be bad
+		// enough for the opponent refutes this node at once.
+		for i := range list {
+			if e := s.probe(list[i].child); e != nil && e.depth == exactDepth && -int(e.upper) >= beta {
+				v := -int(e.upper)
+				s.store(pos, exactDepth, alpha, beta, v, list[i].sq)
+				return v
+			}
+		}
+	}
+	best, bestSq := -infScore, list[0].sq
+	a := alpha
+	for i := range list {
+		var v int
+		c := &list[i]
+		if i == 0 {
+			v = -s.solveChild(c, -beta, -a, empties-1)
+		} else {
+			v = -s.solveChild(c, -a-1, -a, empties-1)
+			if v > a && v < beta && !s.aborted {
+				v = -s.solveChild(c, -beta, -a, empties-1)
+			}
+		}
+		if s.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestSq = v, list[i].sq
+			if v > a {
+				a = v
+				if a >= beta {
+					break
+				}
+			}
+		}
+	}
+	if useTT {
+		s.store(pos, exactDepth, alpha, beta, best, bestSq)
+	}
+	return best
+}
+
+// score is the scaled final score for the side to move holding mine
+// discs against theirs.
+func (s *searcher8) score(mine, theirs int) int {
+	if s.anti {
+		return (theirs - mine) * discScale
+	}
+	return (mine - theirs) * discScale
+}
+
+// lastMove scores the game with one empty square left.
+func (s *searcher8) lastMove(pos pos8, empty bits8) int {
+	s.nodes++
+	sq := empty.pop()
+	pc, oc := pos.p.count(), pos.o.count()
+	if !s.reversi || pos.pp < MaxPlaced {
+		if f := flips8(sq, pos.p, pos.o); !f.isZero() {
+			n := f.count()
+			return s.score(pc+n+1, oc-n)
+		}
+	}
+	if !s.reversi || pos.op < MaxPlaced {
+		if f := flips8(sq, pos.o, pos.p); !f.isZero() {
+			n := f.count()
+			return s.score(pc-n, oc+n+1)
+		}
+	}
+	return s.score(pc, oc)
+}
+
+// solveSmall solves the last few empties: no table, no move generation
+// (each empty square is tried directly), parity order.
+func (s *searcher8) solveSmall(pos pos8, alpha, beta, empties int, passed bool) int {
+	empty := s.playable.andNot(pos.p.or(pos.o))
+	if empties == 1 {
+		return s.lastMove(pos, empty)
+	}
+	s.nodes++
+	var sqs [shallowEmpties]int
+	var keys [shallowEmpties]int
+	n := 0
+	for e := empty; !e.isZero(); {
+		sq := e.pop()
+		k := s.squareValue(sq)
+		if empty.and(s.quadrants[s.quadrant[sq]]).count()%2 == 1 {
+			k += 1000
+		}
+		j := n
+		for j > 0 && keys[j-1] < k {
+			sqs[j], keys[j] = sqs[j-1], keys[j-1]
+			j--
+		}
+		sqs[j], keys[j] = sq, k
+		n++
+	}
+	best := -infScore
+	if !s.reversi || pos.pp < MaxPlaced {
+		for _, sq := range sqs[:n] {
+			if pos.o.and(s.nbr[sq]).isZero() {
+				continue
+			}
+			f := flips8(sq, pos.p, pos.o)
+			if f.isZero() {
+				continue
+			}
+			child := pos8{p: pos.o.andNot(f), o: pos.p.or(f).or(bit8(sq)), pp: pos.op, op: pos.pp + 1}
+			v := -s.solveSmall(child, -beta, -alpha, empties-1, false)
+			if v > best {
+				best = v
+				if v > alpha {
+					alpha = v
+					if alpha >= beta {
+						return best
+					}
+				}
+			}
+		}
+	}
+	if best == -infScore { // no move
+		if passed {
+			return -s.final(pos.pass())
+		}
+		return -s.solveSmall(pos.pass(), -beta, -alpha, empties, true)
+	}
+	return best
+}
+
+// searchRoot runs iterative deepening over the given root moves until the
+// soft limit is used up (no new iteration starts after it) or the deadline
+// hits (the running iteration is abandoned). maxDepth caps the depth.
+func (s *searcher8) searchRoot(ctx context.Context, pos pos8, rootMoves []int, soft time.Duration, deadline time.Time, maxDepth int) rootResult {
+	start := time.Now()
+	s.ctx, s.deadline, s.aborted, s.nodes = ctx, deadline, false, 0
+	s.gen++
+	for i := range s.history {
+		s.history[i] /= 8
+	}
+	type rm struct {
+		sq    int
+		child pos8
+		score int
+	}
+	roots := make([]rm, len(rootMoves))
+	for i, sq := range rootMoves {
+		roots[i] = rm{sq: sq, child: s.play(pos, sq), score: -infScore}
+	}
+	// Initial order: fewest opponent replies.
+	for i := range roots {
+		roots[i].score = -s.moves(roots[i].child).count()*64 + s.squareValue(roots[i].sq)
+	}
+	sortRoots := func() {
+		for i := 1; i < len(roots); i++ {
+			x := roots[i]
+			j := i
+			for j > 0 && roots[j-1].score < x.score {
+				roots[j] = roots[j-1]
+				j--
+			}
+			roots[j] = x
+		}
+	}
+	sortRoots()
+	res := rootResult{move: roots[0].sq, score: 0}
+	if len(roots) == 1 {
+		res.score = s.eval(pos, s.moves(pos))
+		return res
+	}
+	empties := s.empties(pos)
+	for depth := 1; depth <= maxDepth; depth++ {
+		if depth > 6 && depth < empties && empties <= s.exactEmpties && empties <= maxDepth {
+			depth = empties
+		}
+		best, bestSq := -infScore, -1
+		lo, hi := -infScore, infScore
+		if depth >= 3 && res.depth > 0 {
+			w := aspiration
+			if depth >= empties {
+				w = 2 * aspiration
+			}
+			lo, hi = res.score-w, res.score+w
+		}
+		for {
+			alpha, beta := lo, hi
+			best, bestSq = -infScore, -1
+			for i := range roots {
+				var v int
+				if i == 0 {
+					v = -s.pvs(roots[i].child, depth-1, -beta, -alpha)
+				} else {
+					v = -s.pvs(roots[i].child, depth-1, -alpha-1, -alpha)
+					if v > alpha && v < beta && !s.aborted {
+						v = -s.pvs(roots[i].child, depth-1, -beta, -alpha)
+					}
+				}
+				if s.aborted {
+					break
+				}
+				roots[i].score = v
+				if v > best {
+					best, bestSq = v, roots[i].sq
+					alpha = max(alpha, v)
+					if v >= beta {
+						break
+					}
+				} else {
+					roots[i].score = v - 1 // keep the found order among weaker moves
+				}
+			}
+			if s.aborted {
+				break
+			}
+			switch {
+			case best <= lo && lo > -infScore:
+				lo = -infScore // fail low: every move is worse than hoped
+				sortRoots()
+			case best >= hi && hi < infScore:
+				hi = infScore
+				sortRoots()
+			default:
+				goto done
+			}
+		}
+	done:
+		if s.aborted {
+			// A move proved better than the last iteration's choice in the
+			// unfinished iteration is still better information.
+			if bestSq >= 0 && bestSq != res.move && best > res.score && res.depth > 0 {
+				res.move, res.score = bestSq, best
+			}
+			break
+		}
+		sortRoots()
+		res.move, res.score, res.depth = bestSq, best, depth
+		if depth >= empties {
+			res.exact = true
+			break
+		}
+		if soft > 0 && time.Since(start) > soft*6/10 {
+			break
+		}
+	}
+	res.nodes = s.nodes
+	return res
+}
