@@ -1,0 +1,342 @@
+// Command giretra-strength measures the bot's playing strength in-process:
+// it plays matches of the bot (one team) against an agent from
+// giretra/agents or another bot configuration (the other team), seats
+// alternating, and reports the win rate with a Wilson 95% interval and the
+// bot's decision latency.
+//
+//	giretra-strength -opp eva -n 400 -target 151 -sweep 25 -j 2
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/bot"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "giretra-strength:", err)
+		os.Exit(1)
+	}
+}
+
+// timed records the wall-clock time of each decision and, since the
+// match's goroutine is locked to its OS thread, the CPU time the thread
+// spent on it: on a loaded machine the CPU time is what the decision
+// would take with a core to itself.
+type timed struct {
+	giretra.Player
+	mu  *sync.Mutex
+	lat map[string][]time.Duration
+}
+
+// threadCPU is the calling thread's time on CPU, in nanoseconds, from
+// /proc/thread-self/schedstat (precise, unlike tick-sampled rusage).
+func threadCPU() time.Duration {
+	b, err := os.ReadFile("/proc/thread-self/schedstat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[0], 10, 64)
+	return time.Duration(n)
+}
+
+func (t timed) record(kind string, wall, cpu time.Duration) {
+	t.mu.Lock()
+	t.lat[kind] = append(t.lat[kind], wall)
+	t.lat[kind+"-cpu"] = append(t.lat[kind+"-cpu"], cpu)
+	t.mu.Unlock()
+}
+
+func (t timed) ChooseCut(ctx context.Context, s giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
+	st, c0 := time.Now(), threadCPU()
+	c, err := t.Player.ChooseCut(ctx, s, m)
+	t.record("cut", time.Since(st), threadCPU()-c0)
+	return c, err
+}
+
+func (t timed) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
+	st, c0 := time.Now(), threadCPU()
+	a, err := t.Player.ChooseAction(ctx, v)
+	t.record("bid", time.Since(st), threadCPU()-c0)
+	return a, err
+}
+
+func (t timed) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
+	st, c0 := time.Now(), threadCPU()
+	c, err := t.Player.ChooseCard(ctx, v)
+	t.record("card", time.Since(st), threadCPU()-c0)
+	return c, err
+}
+
+func parseBot(spec string) (bot.Config, bool) {
+	// bot[:fast][:effort=X][:budget=D]
+	if !strings.HasPrefix(spec, "bot") {
+		return bot.Config{}, false
+	}
+	var cfg bot.Config
+	for _, f := range strings.Split(spec, ":")[1:] {
+		switch {
+		case f == "fast":
+			cfg.Fast = true
+		case strings.HasPrefix(f, "effort="):
+			fmt.Sscan(strings.TrimPrefix(f, "effort="), &cfg.Effort)
+		case strings.HasPrefix(f, "budget="):
+			cfg.Budget, _ = time.ParseDuration(strings.TrimPrefix(f, "budget="))
+		}
+	}
+	return cfg, true
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("giretra-strength", flag.ContinueOnError)
+	me := fs.String("me", "bot", "player under test: bot[:fast][:effort=X][:budget=D] or an agent name")
+	opp := fs.String("opp", "eva", "opponent: an agent name (random, calculating, eva) or bot[:...]")
+	n := fs.Int("n", 400, "matches")
+	target := fs.Int("target", 151, "target score")
+	sweep := fs.Int("sweep", 25, "Colour sweep points (0: instant win)")
+	jobs := fs.Int("j", 2, "parallel matches")
+	seed := fs.Uint64("seed", 1, "seed of the decks")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	mk := func(spec string, rng *rand.Rand) (giretra.Player, error) {
+		if rest, ok := strings.CutPrefix(spec, "evabid+"); ok {
+			// Eva's bidding with the bot's card play (diagnostics).
+			cfg, _ := parseBot(rest)
+			e, _ := agents.New("eva", rng)
+			return hybrid{bidder: e, player: bot.New(cfg)}, nil
+		}
+		if rest, ok := strings.CutPrefix(spec, "evaplay+"); ok {
+			// The bot's bidding with Eva's card play (diagnostics).
+			cfg, _ := parseBot(rest)
+			e, _ := agents.New("eva", rng)
+			return hybrid{bidder: bot.New(cfg), player: e}, nil
+		}
+		for _, pre := range []string{"evalead+", "evafollow+"} {
+			if rest, ok := strings.CutPrefix(spec, pre); ok {
+				// Eva's leads (or follows) with the bot's other cards and
+				// Eva's bidding (diagnostics).
+				cfg, _ := parseBot(rest)
+				e, _ := agents.New("eva", rng)
+				return mixed{eva: e, bot: bot.New(cfg), evaLeads: pre == "evalead+"}, nil
+			}
+		}
+		if cfg, ok := parseBot(spec); ok {
+			return bot.New(cfg), nil
+		}
+		return agents.New(spec, rng)
+	}
+	if _, err := mk(*opp, rand.New(rand.NewPCG(1, 1))); err != nil {
+		return err
+	}
+	var (
+		mu          sync.Mutex
+		lat         = map[string][]time.Duration{}
+		wins, done  int
+		pts         [2]int
+		deals       int
+		stats       = map[string]*[4]int{} // team/mode -> count, made, points for, points against
+		errs        int
+		next        int
+		wg          sync.WaitGroup
+		start       = time.Now()
+		progressDue = 50
+	)
+	for range max(*jobs, 1) {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= *n {
+					return
+				}
+				myTeam := giretra.Team(i % 2)
+				var ps [4]giretra.Player
+				for s := range giretra.Position(4) {
+					rng := rand.New(rand.NewPCG(*seed+uint64(i), uint64(s)+17))
+					spec := *opp
+					if s.Team() == myTeam {
+						spec = *me
+					}
+					p, err := mk(spec, rng)
+					if err != nil {
+						panic(err)
+					}
+					if s.Team() == myTeam {
+						p = timed{Player: p, mu: &mu, lat: lat}
+					}
+					ps[s] = p
+				}
+				cfg := giretra.MatchConfig{TargetScore: *target, ColourSweepPoints: *sweep, FirstDealer: giretra.Position(i % 4)}
+				res, err := giretra.RunMatch(context.Background(), ps, cfg, rand.New(rand.NewPCG(*seed+uint64(i), 50000)), nil)
+				mu.Lock()
+				done++
+				if err != nil {
+					errs++
+					fmt.Fprintf(out, "match %d: %v\n", i, err)
+				} else {
+					if res.Winner == myTeam {
+						wins++
+					}
+					pts[0] += res.Final.Points[myTeam]
+					pts[1] += res.Final.Points[myTeam.Other()]
+					deals += len(res.Final.Deals)
+					for _, d := range res.Final.Deals {
+						who := "opp"
+						if d.AnnouncerTeam == myTeam {
+							who = "me "
+						}
+						cat := "colour"
+						switch {
+						case d.Mode == giretra.ColourClubs:
+							cat = "clubs"
+						case d.Mode == giretra.NoTrumps:
+							cat = "notrumps"
+						case d.Mode == giretra.AllTrumps:
+							cat = "alltrumps"
+						}
+						key := who + " " + cat + " x" + fmt.Sprint(d.Multiplier.Factor())
+						st := stats[key]
+						if st == nil {
+							st = new([4]int)
+							stats[key] = st
+						}
+						st[0]++
+						a, o := d.MatchPoints[d.AnnouncerTeam], d.MatchPoints[d.AnnouncerTeam.Other()]
+						if d.SweepBonus > 0 {
+							if d.SweepingTeam == d.AnnouncerTeam {
+								a += d.SweepBonus
+							} else {
+								o += d.SweepBonus
+							}
+						}
+						if a > o {
+							st[1]++
+						}
+						st[2] += a
+						st[3] += o
+					}
+				}
+				if done >= progressDue {
+					progressDue += 50
+					lo, hi := wilson(wins, done)
+					fmt.Fprintf(os.Stderr, "%d/%d: %.1f%% [%.1f-%.1f] %s\n", done, *n, 100*float64(wins)/float64(done), 100*lo, 100*hi, time.Since(start).Round(time.Second))
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	lo, hi := wilson(wins, *n-errs)
+	fmt.Fprintf(out, "%s vs %s, target %d, sweep %d, %d matches (%d errors): %d wins = %.1f%% [%.1f-%.1f] Wilson 95%%\n",
+		*me, *opp, *target, *sweep, *n, errs, wins, 100*float64(wins)/float64(max(*n-errs, 1)), 100*lo, 100*hi)
+	fmt.Fprintf(out, "match points per deal: %.2f for, %.2f against (%d deals); %s\n",
+		float64(pts[0])/float64(max(deals, 1)), float64(pts[1])/float64(max(deals, 1)), deals, time.Since(start).Round(time.Second))
+	keys := make([]string, 0, len(stats))
+	for k := range stats {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		st := stats[k]
+		fmt.Fprintf(out, "contracts %-22s n=%5d made=%5.1f%% announcer avg %+6.2f\n", k, st[0], 100*float64(st[1])/float64(st[0]), float64(st[2]-st[3])/float64(st[0]))
+	}
+	for _, k := range []string{"cut", "bid", "card", "cut-cpu", "bid-cpu", "card-cpu"} {
+		d := lat[k]
+		if len(d) == 0 {
+			continue
+		}
+		slices.Sort(d)
+		q := func(f float64) time.Duration { return d[min(len(d)-1, int(f*float64(len(d))))] }
+		fmt.Fprintf(out, "latency %-8s n=%d p50=%v p90=%v p99=%v max=%v\n", k, len(d), q(0.5), q(0.9), q(0.99), d[len(d)-1])
+	}
+	return nil
+}
+
+// wilson is the Wilson score 95% interval of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	z := 1.959964
+	p := float64(k) / float64(n)
+	nn := float64(n)
+	d := 1 + z*z/nn
+	c := (p + z*z/(2*nn)) / d
+	h := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / d
+	return c - h, c + h
+}
+
+// hybrid bids like one player and plays cards like another.
+type hybrid struct{ bidder, player giretra.Player }
+
+func (h hybrid) ChooseCut(ctx context.Context, s giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
+	return h.player.ChooseCut(ctx, s, m)
+}
+
+func (h hybrid) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
+	// Both see the request (the player learns the negotiation from it).
+	_, _ = h.player.ChooseAction(ctx, v)
+	return h.bidder.ChooseAction(ctx, v)
+}
+
+func (h hybrid) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
+	return h.player.ChooseCard(ctx, v)
+}
+
+func (h hybrid) Notify(ctx context.Context, s giretra.Position, e *giretra.Event) error {
+	_ = h.bidder.Notify(ctx, s, e)
+	return h.player.Notify(ctx, s, e)
+}
+
+// mixed bids like Eva and takes Eva's card either on leads or on follows.
+type mixed struct {
+	eva, bot giretra.Player
+	evaLeads bool
+}
+
+func (m mixed) ChooseCut(ctx context.Context, s giretra.Position, ms *giretra.MatchState) (giretra.Cut, error) {
+	return m.eva.ChooseCut(ctx, s, ms)
+}
+
+func (m mixed) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
+	_, _ = m.bot.ChooseAction(ctx, v)
+	return m.eva.ChooseAction(ctx, v)
+}
+
+func (m mixed) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
+	e, err := m.eva.ChooseCard(ctx, v)
+	b, err2 := m.bot.ChooseCard(ctx, v)
+	if (v.State.Current.N == 0) == m.evaLeads {
+		return e, err
+	}
+	return b, err2
+}
+
+func (m mixed) Notify(ctx context.Context, s giretra.Position, e *giretra.Event) error {
+	_ = m.eva.Notify(ctx, s, e)
+	return m.bot.Notify(ctx, s, e)
+}

@@ -1,0 +1,26 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/search"
+)
+
+// BenchmarkPlayOut is one heuristic playout of a whole deal (the unit of
+// the bidding simulation and of the early-trick rollouts).
+func BenchmarkPlayOut(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	k := search.Knowledge{Seat: giretra.Bottom, Mode: giretra.AllTrumps}
+	k.Count = [4]int{8, 8, 8, 8}
+	var hands [4]giretra.Set
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		k.Sample(rng, &hands)
+		c := giretra.Contract{Mode: giretra.Mode(i % 6), Announcer: giretra.Position(i % 4)}
+		i++
+		playOut(hands, c, giretra.Right, nil, giretra.Team1, search.MatchScore{})
+	}
+}

@@ -1,0 +1,283 @@
+// Package bot is this program's Giretra player. A Bot plays one seat of one
+// match: the server creates one per session and feeds it every request and
+// notification of that seat; the referee and simulations run it in-process.
+//
+// Decisions are deterministic for a given sequence of calls (any
+// randomness is seeded from a hash of the game state), cancellable through
+// the context, and always one of the offered options, whatever happens.
+//
+// How it decides:
+//   - Cut: a deterministic position in 6..26 (the deck is reshuffled every
+//     deal, so the cut does not matter).
+//   - Bids: a per-mode hand evaluation (guaranteed and probable tricks, card
+//     points, trumps, in the manner of the engine's Eva) proposes an
+//     action; then every offered action is turned into the contract it
+//     would leave and played out by the heuristic on the same sampled deals
+//     (search.Knowledge.Sample, hints from the bidding), weighing match
+//     points and the match score; another action replaces the proposal only
+//     when its gain beats the sampling noise.
+//   - Cards: with 8 cards in hand, heuristic rollouts of every candidate
+//     card on sampled deals; from 7 cards on, determinized search: sample
+//     the hidden hands consistently with what play revealed, solve each
+//     sample exactly (search.Solver), pick the card with the best average
+//     utility (contract thresholds, sweeps, match score).
+//   - Fast mode (Config.Fast): the heuristic alone (a few microseconds).
+package bot
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/botarena/gamebot/giretra"
+)
+
+// DefaultBudget is the per-decision time budget of the zero Config. The
+// search is bounded by work (deterministic) first; the budget is the
+// wall-clock safety net that keeps p99 latency low on a loaded machine.
+const DefaultBudget = 35 * time.Millisecond
+
+// Config tunes a Bot. The zero value is valid: search with the default
+// budget.
+type Config struct {
+	// Budget is the wall-clock time a decision may take before the search
+	// stops and returns its best answer so far (0: DefaultBudget). Answers
+	// cut short by it are not reproducible; the deterministic work limit
+	// (Effort) normally stops the search well before.
+	Budget time.Duration
+	// Fast plays the heuristic only: no sampling, no solver. Microseconds
+	// per decision; for simulations and under time pressure.
+	Fast bool
+	// Effort scales the deterministic work limit of the search (samples
+	// and solver nodes); 0 means 1.0.
+	Effort float64
+}
+
+// Bot is one seat's player. It is safe for concurrent use, though the
+// engine calls one seat strictly in sequence.
+type Bot struct {
+	cfg Config
+
+	mu sync.Mutex
+	// contracts by deal index (len(match.Deals)), from negotiation-completed.
+	contracts map[int]giretra.Contract
+	// negs keeps the latest negotiation seen for a deal: from the
+	// notification when sent, else from this seat's own bid requests.
+	negs map[int]negRecord
+}
+
+type negRecord struct {
+	neg      giretra.Negotiation // own copy
+	complete bool
+}
+
+// New returns a player for one seat of one match.
+func New(cfg Config) *Bot {
+	if cfg.Budget <= 0 {
+		cfg.Budget = DefaultBudget
+	}
+	if cfg.Effort <= 0 {
+		cfg.Effort = 1
+	}
+	return &Bot{cfg: cfg, contracts: make(map[int]giretra.Contract), negs: make(map[int]negRecord)}
+}
+
+// NewBot is New with the default Config.
+func NewBot() *Bot { return New(Config{}) }
+
+// ChooseCut always cuts in 6..26; the cut only rotates a random deck, so
+// any deterministic choice is as good as another.
+func (b *Bot) ChooseCut(_ context.Context, seat giretra.Position, match *giretra.MatchState) (giretra.Cut, error) {
+	n := 0
+	if match != nil {
+		n = len(match.Deals) + match.Points[0] + match.Points[1]
+	}
+	return giretra.Cut{Position: 6 + (n*7+int(seat)*5)%21, FromTop: n%2 == 0}, nil
+}
+
+// ChooseAction bids: announce, accept, double or redouble from a hand
+// evaluation per mode and the match situation.
+func (b *Bot) ChooseAction(ctx context.Context, v *giretra.BidView) (a giretra.Action, err error) {
+	if v == nil || len(v.Valid) == 0 {
+		return giretra.Action{Type: giretra.Accept}, errNoOption
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			notePanic(r)
+			a, err = fallbackAction(v.Valid), nil
+		}
+		a = matchAction(a, v.Valid)
+	}()
+	if v.Negotiation != nil && v.Match != nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.rememberNeg(len(v.Match.Deals), v.Negotiation, false)
+	}
+	heur := chooseBid(v)
+	if b.cfg.Fast || len(v.Valid) < 2 {
+		return heur, nil
+	}
+	return b.simulateBid(ctx, v, heur), nil
+}
+
+// ChooseCard plays a card: by determinized search, or by the heuristic in
+// fast mode, under time pressure, or when the search cannot run.
+func (b *Bot) ChooseCard(ctx context.Context, v *giretra.PlayView) (c giretra.Card, err error) {
+	if v == nil || v.Valid == 0 {
+		return giretra.NoCard, errNoOption
+	}
+	valid := v.Valid
+	defer func() {
+		if r := recover(); r != nil {
+			notePanic(r)
+			c, err = valid.First(), nil
+		}
+		if c > 31 || !valid.Has(c) {
+			c = valid.First()
+		}
+	}()
+	if valid.Count() == 1 || v.State == nil {
+		return valid.First(), nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ctr, neg := b.contractFor(v)
+	pc := newPlayCtx(v, ctr, neg)
+	if b.cfg.Fast {
+		return pc.choose(), nil
+	}
+	return b.searchCard(ctx, v, pc), nil
+}
+
+// Notify records the contract of each deal (negotiation-completed); the
+// other events carry nothing the requests do not.
+func (b *Bot) Notify(_ context.Context, _ giretra.Position, e *giretra.Event) (err error) {
+	if e == nil || e.Match == nil {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			notePanic(r)
+			err = botError("bad notification")
+		}
+	}()
+	if e.Kind == giretra.NegotiationCompleted && e.Negotiation != nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		d := len(e.Match.Deals)
+		b.rememberNeg(d, e.Negotiation, true)
+		if st, err := e.Negotiation.State(); err == nil {
+			if c, ok := st.Contract(); ok {
+				b.contracts[d] = c
+			}
+		}
+	}
+	return nil
+}
+
+// rememberNeg keeps a copy of the negotiation of deal d and forgets old
+// deals so memory stays bounded. Caller holds mu.
+func (b *Bot) rememberNeg(d int, n *giretra.Negotiation, complete bool) {
+	if old, ok := b.negs[d]; ok && old.complete && !complete {
+		return
+	}
+	b.negs[d] = negRecord{neg: giretra.Negotiation{Dealer: n.Dealer, Actions: append([]giretra.Action(nil), n.Actions...)}, complete: complete}
+	// Older deals are done; later ones can only be left from an earlier
+	// match (a Bot reused across matches).
+	for k := range b.negs {
+		if k < d-1 || k > d {
+			delete(b.negs, k)
+		}
+	}
+	for k := range b.contracts {
+		if k < d-1 || k > d {
+			delete(b.contracts, k)
+		}
+	}
+}
+
+// contractFor works out the contract of the deal in play: from the
+// negotiation-completed event; else from the last negotiation this seat saw
+// in its own bid requests; else the worst case (an opponent announced it,
+// undoubled). Caller holds mu.
+func (b *Bot) contractFor(v *giretra.PlayView) (giretra.Contract, *giretra.Negotiation) {
+	mode := v.State.Mode
+	d := 0
+	if v.Match != nil {
+		d = len(v.Match.Deals)
+	}
+	var neg *giretra.Negotiation
+	if r, ok := b.negs[d]; ok {
+		neg = &r.neg
+	}
+	if c, ok := b.contracts[d]; ok && c.Mode == mode {
+		return c, neg
+	}
+	if neg != nil {
+		if st, err := neg.State(); err == nil {
+			if c, ok := st.Contract(); ok && c.Mode == mode {
+				return c, neg
+			}
+			if mode <= giretra.AllTrumps && st.AnnounceIndex[mode] >= 0 {
+				c := giretra.Contract{Mode: mode, Announcer: st.AnnouncedBy[mode]}
+				if st.DoubleIndex[mode] >= 0 {
+					c.Multiplier = giretra.Doubled
+					if st.Redoubled[mode] {
+						c.Multiplier = giretra.Redoubled
+					}
+				}
+				return c, neg
+			}
+		}
+	}
+	return giretra.Contract{Mode: mode, Announcer: v.Seat.Next()}, neg
+}
+
+// fallbackAction is the engine's own fallback: Accept if offered, else the
+// first option.
+func fallbackAction(valid []giretra.Action) giretra.Action {
+	for _, a := range valid {
+		if a.Type == giretra.Accept {
+			return a
+		}
+	}
+	return valid[0]
+}
+
+// matchAction returns the offered option equal to a, or the fallback.
+func matchAction(a giretra.Action, valid []giretra.Action) giretra.Action {
+	for _, v := range valid {
+		if v.SameChoice(a) {
+			return v
+		}
+	}
+	return fallbackAction(valid)
+}
+
+// panicHook, when set (tests), sees the panics the bot recovers from.
+var panicHook func(any)
+
+func notePanic(r any) {
+	if panicHook != nil {
+		panicHook(r)
+	}
+}
+
+type botError string
+
+func (e botError) Error() string { return string(e) }
+
+const errNoOption = botError("no option offered")
+
+// stateSeed hashes the visible state into a sampler seed: FNV-1a over the
+// parts' bytes, stable across runs and processes.
+func stateSeed(parts ...uint64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, p := range parts {
+		for i := range 8 {
+			h ^= (p >> (8 * i)) & 0xFF
+			h *= 1099511628211
+		}
+	}
+	return h
+}

@@ -1,0 +1,497 @@
+package search
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"time"
+
+	"github.com/botarena/gamebot/giretra"
+)
+
+// Solver is a perfect-information (double-dummy) solver of the card play:
+// alpha-beta over card bitsets on the card points one team takes, with
+// move ordering, equivalent-card pruning and a transposition table at
+// trick boundaries. A Solver is not safe for concurrent use; reuse one (its
+// table is large) through Acquire/Release.
+type Solver struct {
+	mode    giretra.Mode
+	maxTeam giretra.Team
+	hands   [4]giretra.Set
+	hash    uint64
+	pts     [32]int8
+	str     [32]int8
+	trumps  giretra.Set
+	// order[s] lists the cards of suit s weakest first in the mode.
+	order [4][8]giretra.Card
+	// stronger[c] is giretra.Stronger(c, mode).
+	stronger [32]giretra.Set
+	// ptsTab[s][b] is the points of the cards of suit s whose bits are b.
+	ptsTab [4][256]int16
+	hist   [32]int32
+
+	tt   []ttEntry
+	gen  uint32
+	mask uint64
+
+	// Nodes counts the positions visited since the last Reset.
+	Nodes int64
+	// Limit stops the search once Nodes exceeds it (0: no limit); the
+	// values of an interrupted search are meaningless and Stopped is set.
+	Limit   int64
+	Stopped bool
+	// Deadline, when not zero, also stops the search (checked every 1024
+	// nodes): the wall-clock safety net.
+	Deadline time.Time
+}
+
+type ttEntry struct {
+	key    uint64
+	gen    uint32
+	lo, hi int16
+	best   giretra.Card // best first card of the trick, for ordering
+}
+
+const ttBits = 16
+
+var zobrist [4][32]uint64
+var leaderKey [4]uint64
+
+func init() {
+	r := rand.New(rand.NewPCG(0x9172, 0x2024))
+	for p := range 4 {
+		for c := range 32 {
+			zobrist[p][c] = r.Uint64()
+		}
+		leaderKey[p] = r.Uint64()
+	}
+}
+
+// NewSolver allocates a solver and its transposition table (1.5 MiB).
+func NewSolver() *Solver {
+	return &Solver{tt: make([]ttEntry, 1<<ttBits), mask: 1<<ttBits - 1}
+}
+
+// Reset prepares a search in mode m for the points of team maxTeam and
+// empties the transposition table (so results and node counts depend on
+// nothing but the positions searched since).
+func (s *Solver) Reset(m giretra.Mode, maxTeam giretra.Team) {
+	s.mode, s.maxTeam = m, maxTeam
+	s.trumps = 0
+	if m.IsColour() {
+		s.trumps = giretra.SuitMask(m.Trump())
+	}
+	for c := range giretra.Card(32) {
+		s.pts[c] = int8(giretra.Points(c, m))
+		s.str[c] = int8(giretra.Strength(c, m))
+	}
+	for su := range giretra.Suit(4) {
+		for r := range giretra.Rank(8) {
+			c := giretra.NewCard(r, su)
+			s.order[su][giretra.Strength(c, m)&7] = c
+			s.stronger[c] = giretra.Stronger(c, m)
+		}
+		for b := range 256 {
+			n := 0
+			for r := range 8 {
+				if b&(1<<r) != 0 {
+					n += giretra.Points(giretra.NewCard(giretra.Rank(r), su), m)
+				}
+			}
+			s.ptsTab[su][b] = int16(n)
+		}
+	}
+	clear(s.hist[:])
+	s.gen++
+	if s.gen == 0 {
+		clear(s.tt)
+		s.gen = 1
+	}
+	s.Nodes, s.Stopped = 0, false
+}
+
+func (s *Solver) setHands(h *[4]giretra.Set) {
+	s.hands = *h
+	s.hash = 0
+	for p := range 4 {
+		for x := uint32(h[p]); x != 0; x &= x - 1 {
+			s.hash ^= zobrist[p][bits.TrailingZeros32(x)]
+		}
+	}
+}
+
+func (s *Solver) setPoints(x giretra.Set) int {
+	return int(s.ptsTab[0][uint8(x)]) + int(s.ptsTab[1][uint8(x>>8)]) + int(s.ptsTab[2][uint8(x>>16)]) + int(s.ptsTab[3][uint8(x>>24)])
+}
+
+// strick is a trick in progress inside the solver.
+type strick struct {
+	cards  [4]giretra.Card
+	leader giretra.Position
+	n      uint8
+	win    uint8 // index of the winning card (n > 0)
+}
+
+func toStrick(t *giretra.Trick, m giretra.Mode) strick {
+	st := strick{leader: t.Leader, n: t.N, cards: t.Cards}
+	if t.N > 0 {
+		st.win = uint8(t.WinnerIndex(m))
+	}
+	return st
+}
+
+func (t *strick) next() giretra.Position { return (t.leader + giretra.Position(t.n)) & 3 }
+
+// beats reports whether c beats w (the current winner).
+func (s *Solver) beats(c, w giretra.Card) bool {
+	return s.str[c] > s.str[w] && (c.Suit() == w.Suit() || s.trumps.Has(c))
+}
+
+// legal is giretra.LegalPlays on the solver's trick.
+func (s *Solver) legal(h giretra.Set, t *strick) giretra.Set {
+	if t.n == 0 {
+		return h
+	}
+	led := t.cards[0].Suit()
+	follow := h & giretra.SuitMask(led)
+	wc := t.cards[t.win]
+	if follow != 0 {
+		if s.mode == giretra.AllTrumps || s.trumps.Has(t.cards[0]) {
+			if higher := follow & s.stronger[wc]; higher != 0 {
+				return higher
+			}
+		}
+		return follow
+	}
+	tr := h & s.trumps
+	if tr == 0 {
+		return h
+	}
+	wcTrump := s.trumps.Has(wc)
+	if !wcTrump && (t.leader+giretra.Position(t.win))&3 == (t.next()+2)&3 {
+		return h
+	}
+	if wcTrump {
+		if higher := tr & s.stronger[wc]; higher != 0 {
+			return higher
+		}
+	}
+	return tr
+}
+
+// Solve returns the card points team maxTeam takes from the position to
+// the end of the deal under perfect play by both teams: hands are the
+// cards still held, t the trick in progress (its cards not in hands).
+// Points of the current trick's cards count for its eventual winner.
+func (s *Solver) Solve(hands *[4]giretra.Set, t giretra.Trick) int {
+	s.setHands(hands)
+	return s.ab(toStrick(&t, s.mode), -1, 1000)
+}
+
+// SolveWindow is Solve with an alpha-beta window: the result v is exact if
+// alpha < v < beta, else a bound (v <= alpha: at most v; v >= beta: at
+// least v).
+func (s *Solver) SolveWindow(hands *[4]giretra.Set, t giretra.Trick, alpha, beta int) int {
+	s.setHands(hands)
+	return s.ab(toStrick(&t, s.mode), alpha, beta)
+}
+
+// Values computes, for every card c of moves (cards of the seat to play in
+// t), the points team maxTeam takes from here to the end if c is played,
+// under perfect play afterwards. It returns false if the node limit
+// stopped the search.
+func (s *Solver) Values(hands *[4]giretra.Set, t giretra.Trick, moves giretra.Set, out *[32]int) bool {
+	return s.ValuesWindow(hands, t, moves, -1, 1000, out)
+}
+
+// ValuesWindow is Values with an alpha-beta window per move: a value v with
+// alpha < v < beta is exact, v <= alpha an upper bound, v >= beta a lower
+// bound. Narrow windows are much cheaper.
+func (s *Solver) ValuesWindow(hands *[4]giretra.Set, t giretra.Trick, moves giretra.Set, alpha, beta int, out *[32]int) bool {
+	s.setHands(hands)
+	st := toStrick(&t, s.mode)
+	p := st.next()
+	for x := uint32(moves); x != 0; x &= x - 1 {
+		c := giretra.Card(bits.TrailingZeros32(x))
+		out[c] = s.play(st, p, c, alpha, beta)
+		if s.Stopped {
+			return false
+		}
+	}
+	return true
+}
+
+// Reaches reports whether maxTeam can take at least v more points if the
+// seat to play in t plays c (a zero-window search).
+func (s *Solver) Reaches(hands *[4]giretra.Set, t giretra.Trick, c giretra.Card, v int) bool {
+	s.setHands(hands)
+	st := toStrick(&t, s.mode)
+	return s.play(st, st.next(), c, v-1, v) >= v
+}
+
+// play plays c for p on t and searches the rest.
+func (s *Solver) play(t strick, p giretra.Position, c giretra.Card, alpha, beta int) int {
+	s.hands[p] &^= c.Bit()
+	s.hash ^= zobrist[p][c]
+	if t.n > 0 && s.beats(c, t.cards[t.win]) {
+		t.win = t.n
+	}
+	t.cards[t.n] = c
+	t.n++
+	var v int
+	if t.n == 4 {
+		w := (t.leader + giretra.Position(t.win)) & 3
+		tp := int(s.pts[t.cards[0]]) + int(s.pts[t.cards[1]]) + int(s.pts[t.cards[2]]) + int(s.pts[t.cards[3]])
+		if s.hands[0]|s.hands[1]|s.hands[2]|s.hands[3] == 0 {
+			tp += 10
+		}
+		if w.Team() == s.maxTeam {
+			v = tp + s.ab(strick{leader: w}, alpha-tp, beta-tp)
+		} else {
+			v = s.ab(strick{leader: w}, alpha, beta)
+		}
+	} else {
+		v = s.ab(t, alpha, beta)
+	}
+	s.hands[p] |= c.Bit()
+	s.hash ^= zobrist[p][c]
+	return v
+}
+
+// ab is fail-soft alpha-beta on the points maxTeam takes from t to the end.
+func (s *Solver) ab(t strick, alpha, beta int) int {
+	s.Nodes++
+	if s.Limit > 0 && s.Nodes > s.Limit {
+		s.Stopped = true
+		return 0
+	}
+	if s.Nodes&1023 == 0 && !s.Deadline.IsZero() && time.Now().After(s.Deadline) {
+		s.Stopped = true
+		return 0
+	}
+	rem := s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+	var entry *ttEntry
+	var key uint64
+	alpha0, beta0 := alpha, beta
+	hint := giretra.NoCard
+	if t.n == 0 {
+		if rem == 0 {
+			return 0
+		}
+		if rem.Count() == 4 {
+			return s.lastTrick(t.leader)
+		}
+		remPts := s.setPoints(rem) + 10
+		if remPts <= alpha {
+			return remPts
+		}
+		if beta <= 0 {
+			return 0
+		}
+		key = s.hash ^ leaderKey[t.leader]
+		entry = &s.tt[key&s.mask]
+		if entry.key == key && entry.gen == s.gen {
+			lo, hi := int(entry.lo), int(entry.hi)
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+			if lo == hi {
+				return lo
+			}
+			alpha, beta = max(alpha, lo), min(beta, hi)
+			hint = entry.best
+		}
+	}
+	p := t.next()
+	moves := s.legal(s.hands[p], &t)
+	if moves&(moves-1) != 0 {
+		var live giretra.Set = rem
+		for i := range t.n {
+			live |= t.cards[i].Bit()
+		}
+		moves = s.dropEquivalent(moves, live)
+	}
+	maxing := p.Team() == s.maxTeam
+
+	var list [8]giretra.Card
+	n := s.orderMoves(&t, p, moves, &list, hint)
+	best := -1
+	if !maxing {
+		best = 1000
+	}
+	bestC := giretra.NoCard
+	for i := range n {
+		c := list[i]
+		v := s.play(t, p, c, alpha, beta)
+		if s.Stopped {
+			return 0
+		}
+		if maxing {
+			if v > best {
+				best, bestC = v, c
+				if v > alpha {
+					alpha = v
+					if alpha >= beta {
+						s.hist[c] += int32(rem.Count())
+						break
+					}
+				}
+			}
+		} else if v < best {
+			best, bestC = v, c
+			if v < beta {
+				beta = v
+				if alpha >= beta {
+					s.hist[c] += int32(rem.Count())
+					break
+				}
+			}
+		}
+	}
+	if t.n == 0 {
+		e := entry
+		if e.key != key || e.gen != s.gen {
+			*e = ttEntry{key: key, gen: s.gen, lo: 0, hi: 1000}
+		}
+		switch {
+		case best <= alpha0:
+			e.hi = int16(min(int(e.hi), best))
+		case best >= beta0:
+			e.lo = int16(max(int(e.lo), best))
+		default:
+			e.lo, e.hi = int16(best), int16(best)
+		}
+		e.best = bestC
+	}
+	return best
+}
+
+// lastTrick scores the final trick (one card per hand) for maxTeam.
+func (s *Solver) lastTrick(leader giretra.Position) int {
+	t := strick{leader: leader}
+	for range 4 {
+		h := s.hands[t.next()]
+		if h == 0 {
+			return 0 // inconsistent hands
+		}
+		c := h.First()
+		if t.n > 0 && s.beats(c, t.cards[t.win]) {
+			t.win = t.n
+		}
+		t.cards[t.n] = c
+		t.n++
+	}
+	if ((leader + giretra.Position(t.win)) & 3).Team() != s.maxTeam {
+		return 0
+	}
+	return int(s.pts[t.cards[0]]) + int(s.pts[t.cards[1]]) + int(s.pts[t.cards[2]]) + int(s.pts[t.cards[3]]) + 10
+}
+
+// dropEquivalent keeps one card of each run of cards that are adjacent in
+// rank among the cards still in play (all, the current trick included) and
+// worth the same points: playing one or another changes nothing.
+func (s *Solver) dropEquivalent(moves, live giretra.Set) giretra.Set {
+	out := moves
+	for su := range giretra.Suit(4) {
+		if moves.OfSuit(su).Count() < 2 {
+			continue
+		}
+		prevIn, prevPts := false, int8(-1)
+		for _, c := range s.order[su] {
+			if !live.Has(c) {
+				continue
+			}
+			if moves.Has(c) {
+				if prevIn && s.pts[c] == prevPts {
+					out &^= c.Bit()
+				}
+				prevIn, prevPts = true, s.pts[c]
+			} else {
+				prevIn = false
+			}
+		}
+	}
+	return out
+}
+
+// orderMoves sorts moves, best guesses first, into list.
+func (s *Solver) orderMoves(t *strick, p giretra.Position, moves giretra.Set, list *[8]giretra.Card, hint giretra.Card) int {
+	var score [8]int32
+	n := 0
+	var wc giretra.Card
+	partnerWins := false
+	if t.n > 0 {
+		wc = t.cards[t.win]
+		partnerWins = (t.leader+giretra.Position(t.win))&3 == (p+2)&3
+	}
+	for x := uint32(moves); x != 0 && n < len(list); x &= x - 1 {
+		c := giretra.Card(bits.TrailingZeros32(x))
+		var sc int32
+		switch {
+		case c == hint:
+			sc = 1 << 20
+		case t.n == 0:
+			// Lead: masters first (most points first), then low cards.
+			others := (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) &^ s.hands[p]
+			if s.stronger[c]&others == 0 {
+				sc = 800 + int32(s.pts[c])
+			} else {
+				sc = 400 - int32(s.str[c])*4 - int32(s.pts[c])
+			}
+		default:
+			beats := s.beats(c, wc)
+			switch {
+			case partnerWins && !beats:
+				sc = 500 + int32(s.pts[c])*4 - int32(s.str[c])
+			case partnerWins:
+				sc = 50 - int32(s.pts[c])*4 - int32(s.str[c])
+			case beats:
+				sc = 1000 - int32(s.pts[c])*4 - int32(s.str[c])
+			default:
+				sc = 100 - int32(s.pts[c])*4 - int32(s.str[c])
+			}
+		}
+		sc = sc*256 + min(s.hist[c], 255)
+		i := n
+		for i > 0 && score[i-1] < sc {
+			score[i], list[i] = score[i-1], list[i-1]
+			i--
+		}
+		score[i], list[i] = sc, c
+		n++
+	}
+	return n
+}
+
+// classes maps every card of moves to the representative of its class of
+// equivalent cards (see dropEquivalent) and returns the representatives.
+func (s *Solver) classes(moves, live giretra.Set, rep *[32]giretra.Card) giretra.Set {
+	reps := moves
+	for c := range giretra.Card(32) {
+		rep[c] = c
+	}
+	for su := range giretra.Suit(4) {
+		if moves.OfSuit(su).Count() < 2 {
+			continue
+		}
+		first := giretra.NoCard
+		for _, c := range s.order[su] {
+			if !live.Has(c) {
+				continue
+			}
+			if !moves.Has(c) {
+				first = giretra.NoCard
+				continue
+			}
+			if first != giretra.NoCard && s.pts[c] == s.pts[first] {
+				rep[c] = first
+				reps &^= c.Bit()
+				continue
+			}
+			first = c
+		}
+	}
+	return reps
+}

@@ -1,0 +1,250 @@
+package search
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/botarena/gamebot/giretra"
+)
+
+// bruteForce is plain minimax on maxTeam's points, no pruning, no table.
+func bruteForce(hands *[4]giretra.Set, t giretra.Trick, m giretra.Mode, maxTeam giretra.Team) int {
+	if t.N == 0 && hands[0]|hands[1]|hands[2]|hands[3] == 0 {
+		return 0
+	}
+	p := t.Next()
+	moves := giretra.LegalPlays(hands[p], &t, m)
+	best := -1
+	if p.Team() != maxTeam {
+		best = 1000
+	}
+	for c := range moves.All() {
+		hands[p] &^= c.Bit()
+		nt := t
+		nt.Add(c)
+		var v int
+		if nt.N == 4 {
+			w := nt.Winner(m)
+			tp := nt.Points(m)
+			if hands[0]|hands[1]|hands[2]|hands[3] == 0 {
+				tp += 10
+			}
+			v = bruteForce(hands, giretra.NewTrick(w), m, maxTeam)
+			if w.Team() == maxTeam {
+				v += tp
+			}
+		} else {
+			v = bruteForce(hands, nt, m, maxTeam)
+		}
+		hands[p] |= c.Bit()
+		if p.Team() == maxTeam {
+			best = max(best, v)
+		} else {
+			best = min(best, v)
+		}
+	}
+	return best
+}
+
+// randomPosition deals n cards to each seat and plays k cards of a trick.
+func randomPosition(rng *rand.Rand, n, k int, m giretra.Mode) ([4]giretra.Set, giretra.Trick) {
+	var d [32]giretra.Card
+	for i := range d {
+		d[i] = giretra.Card(i)
+	}
+	rng.Shuffle(32, func(i, j int) { d[i], d[j] = d[j], d[i] })
+	var hands [4]giretra.Set
+	for p := range 4 {
+		for i := range n {
+			hands[p] |= d[p*n+i].Bit()
+		}
+	}
+	t := giretra.NewTrick(giretra.Position(rng.IntN(4)))
+	for range k {
+		p := t.Next()
+		moves := giretra.LegalPlays(hands[p], &t, m).Cards()
+		c := moves[rng.IntN(len(moves))]
+		hands[p] &^= c.Bit()
+		t.Add(c)
+	}
+	return hands, t
+}
+
+func TestSolverMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	s := NewSolver()
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for i := range n {
+		m := giretra.Mode(i % 6)
+		cards := 2 + i%3 // 2..4 tricks
+		hands, tr := randomPosition(rng, cards, i%4, m)
+		team := giretra.Team(i % 2)
+		want := bruteForce(&hands, tr, m, team)
+		s.Reset(m, team)
+		if got := s.Solve(&hands, tr); got != want {
+			t.Fatalf("case %d mode %v: solver %d, brute force %d", i, m, got, want)
+		}
+		// Per-move values against brute force after each move.
+		p := tr.Next()
+		moves := giretra.LegalPlays(hands[p], &tr, m)
+		var vals [32]int
+		s.Reset(m, team)
+		if !s.Values(&hands, tr, moves, &vals) {
+			t.Fatal("stopped without a limit")
+		}
+		for c := range moves.All() {
+			h := hands
+			h[p] &^= c.Bit()
+			nt := tr
+			nt.Add(c)
+			var w int
+			if nt.N == 4 {
+				win := nt.Winner(m)
+				tp := nt.Points(m)
+				if h[0]|h[1]|h[2]|h[3] == 0 {
+					tp += 10
+				}
+				w = bruteForce(&h, giretra.NewTrick(win), m, team)
+				if win.Team() == team {
+					w += tp
+				}
+			} else {
+				w = bruteForce(&h, nt, m, team)
+			}
+			if vals[c] != w {
+				t.Fatalf("case %d mode %v move %v: value %d, brute force %d", i, m, c, vals[c], w)
+			}
+		}
+	}
+}
+
+func TestSolverFullDealPointsInRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	s := NewSolver()
+	for i := range 6 {
+		m := giretra.Mode(i)
+		hands, tr := randomPosition(rng, 8, 0, m)
+		s.Reset(m, giretra.Team1)
+		v1 := s.Solve(&hands, tr)
+		s.Reset(m, giretra.Team2)
+		v2 := s.Solve(&hands, tr)
+		if v1 < 0 || v1 > m.Total() || v1+v2 != m.Total() {
+			t.Errorf("mode %v: team1 %d + team2 %d != %d", m, v1, v2, m.Total())
+		}
+	}
+}
+
+func BenchmarkSolveFullDeal(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	type pos struct {
+		hands [4]giretra.Set
+		m     giretra.Mode
+	}
+	var ps []pos
+	for i := range 64 {
+		m := giretra.Mode(i % 6)
+		h, _ := randomPosition(rng, 8, 0, m)
+		ps = append(ps, pos{h, m})
+	}
+	s := NewSolver()
+	var nodes int64
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &ps[i%len(ps)]
+		i++
+		s.Reset(p.m, giretra.Team1)
+		s.Solve(&p.hands, giretra.NewTrick(giretra.Bottom))
+		nodes += s.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
+}
+
+func BenchmarkSolveFromTrick4(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	type pos struct {
+		hands [4]giretra.Set
+		m     giretra.Mode
+	}
+	var ps []pos
+	for i := range 64 {
+		m := giretra.Mode(i % 6)
+		h, _ := randomPosition(rng, 5, 0, m)
+		ps = append(ps, pos{h, m})
+	}
+	s := NewSolver()
+	var nodes int64
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &ps[i%len(ps)]
+		i++
+		s.Reset(p.m, giretra.Team1)
+		s.Solve(&p.hands, giretra.NewTrick(giretra.Bottom))
+		nodes += s.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
+}
+
+func BenchmarkSolveFullDealThreshold(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	type pos struct {
+		hands [4]giretra.Set
+		m     giretra.Mode
+	}
+	var ps []pos
+	for i := range 64 {
+		m := giretra.Mode(i % 6)
+		h, _ := randomPosition(rng, 8, 0, m)
+		ps = append(ps, pos{h, m})
+	}
+	s := NewSolver()
+	var nodes int64
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &ps[i%len(ps)]
+		i++
+		s.Reset(p.m, giretra.Team1)
+		th := p.m.Total() / 2
+		s.SolveWindow(&p.hands, giretra.NewTrick(giretra.Bottom), th, th+1)
+		nodes += s.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
+}
+
+func BenchmarkThresholdByCards(b *testing.B) {
+	for _, n := range []int{7, 6, 5} {
+		b.Run(string(rune('0'+n)), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			type pos struct {
+				hands [4]giretra.Set
+				m     giretra.Mode
+			}
+			var ps []pos
+			for i := range 64 {
+				m := giretra.Mode(i % 6)
+				h, _ := randomPosition(rng, n, 0, m)
+				ps = append(ps, pos{h, m})
+			}
+			s := NewSolver()
+			var nodes int64
+			i := 0
+			for b.Loop() {
+				p := &ps[i%len(ps)]
+				i++
+				s.Reset(p.m, giretra.Team1)
+				th := (s.setPoints(p.hands[0]|p.hands[1]|p.hands[2]|p.hands[3]) + 10) / 2
+				s.SolveWindow(&p.hands, giretra.NewTrick(giretra.Bottom), th, th+1)
+				nodes += s.Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
+		})
+	}
+}
