@@ -3,9 +3,9 @@ package server
 import (
 	"encoding/json"
 	"io"
-	"net/http/httptest"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
