@@ -351,8 +351,10 @@ func TestBenchmarkBotVsBotAborts(t *testing.T) {
 	if !errors.Is(err, errFailed) || rep.Aborted == "" {
 		t.Errorf("err %v, aborted %q", err, rep.Aborted)
 	}
-	// Healthy bot vs bot.
+	// Healthy bot vs bot. The aborted run may leave a request in flight.
+	bad.mu.Lock()
 	bad.fault = nil
+	bad.mu.Unlock()
 	out, _, err = runRef(t, "benchmark", "-n", "2", "-seed", "1", "-target", "151", "-json", s1.URL, s2.URL)
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
