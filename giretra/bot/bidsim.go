@@ -145,13 +145,22 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 // team's result: match points won minus lost, a Colour sweep's bonus.
 func playOut(hands [4]giretra.Set, c giretra.Contract, dealer giretra.Position, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore) float64 {
 	hs := giretra.HandState{Mode: c.Mode, Current: giretra.NewTrick(dealer.Next()), Completed: make([]giretra.Trick, 0, 8)}
+	if !finishDeal(&hands, &hs, c, neg) {
+		return 0 // inconsistent sample
+	}
+	return dealValue(&hs, c, team, ms)
+}
+
+// finishDeal plays hs to its end with the heuristic on all seats. It
+// reports false when a seat has no legal card (an inconsistent sample).
+func finishDeal(hands *[4]giretra.Set, hs *giretra.HandState, c giretra.Contract, neg *giretra.Negotiation) bool {
 	for !hs.Over {
 		p := hs.Current.Next()
 		valid := giretra.LegalPlays(hands[p], &hs.Current, hs.Mode)
 		if valid == 0 {
-			return 0 // inconsistent sample
+			return false
 		}
-		v := giretra.PlayView{Seat: p, Hand: hands[p], State: &hs, Valid: valid}
+		v := giretra.PlayView{Seat: p, Hand: hands[p], State: hs, Valid: valid}
 		card := heuristicCard(&v, c, neg)
 		if !valid.Has(card) {
 			card = valid.First()
@@ -159,6 +168,12 @@ func playOut(hands [4]giretra.Set, c giretra.Contract, dealer giretra.Position, 
 		hands[p] &^= card.Bit()
 		hs.Play(card)
 	}
+	return true
+}
+
+// dealValue is our team's result of a finished deal: match points won
+// minus lost, a Colour sweep's bonus included, valued for the match score.
+func dealValue(hs *giretra.HandState, c giretra.Contract, team giretra.Team, ms search.MatchScore) float64 {
 	r := giretra.ScoreDeal(c, hs.CardPoints, hs.TricksWon, 25)
 	ours, theirs := r.MatchPoints[team], r.MatchPoints[team.Other()]
 	if r.SweepBonus > 0 {
@@ -185,36 +200,15 @@ func (b *Bot) bidSeed(v *giretra.BidView) uint64 {
 
 // playOutFrom finishes a deal from hs (copied) with the heuristic on all
 // seats, card first played for the seat to move, and returns our team's
-// result as playOut does.
+// result as playOut does, plus a small weight on our card points.
 func playOutFrom(hands [4]giretra.Set, hs *giretra.HandState, first giretra.Card, c giretra.Contract, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, buf []giretra.Trick) float64 {
 	h := *hs
 	h.Completed = append(buf[:0], hs.Completed...)
 	p := h.Current.Next()
 	hands[p] &^= first.Bit()
 	h.Play(first)
-	for !h.Over {
-		p := h.Current.Next()
-		valid := giretra.LegalPlays(hands[p], &h.Current, h.Mode)
-		if valid == 0 {
-			return 0 // inconsistent sample
-		}
-		v := giretra.PlayView{Seat: p, Hand: hands[p], State: &h, Valid: valid}
-		card := heuristicCard(&v, c, neg)
-		if !valid.Has(card) {
-			card = valid.First()
-		}
-		hands[p] &^= card.Bit()
-		h.Play(card)
+	if !finishDeal(&hands, &h, c, neg) {
+		return 0 // inconsistent sample
 	}
-	r := giretra.ScoreDeal(c, h.CardPoints, h.TricksWon, 25)
-	ours, theirs := r.MatchPoints[team], r.MatchPoints[team.Other()]
-	if r.SweepBonus > 0 {
-		bonus := sweepValue * c.Multiplier.Factor()
-		if r.SweepingTeam == team {
-			ours += bonus
-		} else {
-			theirs += bonus
-		}
-	}
-	return ms.DealValue(ours, theirs) + perPoint*float64(h.CardPoints[team])
+	return dealValue(&h, c, team, ms) + perPoint*float64(h.CardPoints[team])
 }
