@@ -137,18 +137,26 @@ func TestSolverFullDealPointsInRange(t *testing.T) {
 	}
 }
 
-func BenchmarkSolveFullDeal(b *testing.B) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	type pos struct {
-		hands [4]giretra.Set
-		m     giretra.Mode
-	}
-	var ps []pos
+// benchPos is a random deal position for the solver benchmarks.
+type benchPos struct {
+	hands [4]giretra.Set
+	m     giretra.Mode
+}
+
+// benchPositions deals 64 positions with cards left per hand, all modes.
+func benchPositions(seed1, seed2 uint64, cards int) []benchPos {
+	rng := rand.New(rand.NewPCG(seed1, seed2))
+	ps := make([]benchPos, 0, 64)
 	for i := range 64 {
 		m := giretra.Mode(i % 6)
-		h, _ := randomPosition(rng, 8, 0, m)
-		ps = append(ps, pos{h, m})
+		h, _ := randomPosition(rng, cards, 0, m)
+		ps = append(ps, benchPos{h, m})
 	}
+	return ps
+}
+
+// benchSolve runs solve over ps round robin and reports nodes/s and nodes/op.
+func benchSolve(b *testing.B, ps []benchPos, solve func(s *Solver, p *benchPos)) {
 	s := NewSolver()
 	var nodes int64
 	i := 0
@@ -157,94 +165,33 @@ func BenchmarkSolveFullDeal(b *testing.B) {
 		p := &ps[i%len(ps)]
 		i++
 		s.Reset(p.m, giretra.Team1)
-		s.Solve(&p.hands, giretra.NewTrick(giretra.Bottom))
+		solve(s, p)
 		nodes += s.Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
 }
 
-func BenchmarkSolveFromTrick4(b *testing.B) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	type pos struct {
-		hands [4]giretra.Set
-		m     giretra.Mode
-	}
-	var ps []pos
-	for i := range 64 {
-		m := giretra.Mode(i % 6)
-		h, _ := randomPosition(rng, 5, 0, m)
-		ps = append(ps, pos{h, m})
-	}
-	s := NewSolver()
-	var nodes int64
-	i := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		p := &ps[i%len(ps)]
-		i++
-		s.Reset(p.m, giretra.Team1)
-		s.Solve(&p.hands, giretra.NewTrick(giretra.Bottom))
-		nodes += s.Nodes
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
-}
+func solveExact(s *Solver, p *benchPos) { s.Solve(&p.hands, giretra.NewTrick(giretra.Bottom)) }
+
+func BenchmarkSolveFullDeal(b *testing.B) { benchSolve(b, benchPositions(5, 6, 8), solveExact) }
+
+func BenchmarkSolveFromTrick4(b *testing.B) { benchSolve(b, benchPositions(7, 8, 5), solveExact) }
 
 func BenchmarkSolveFullDealThreshold(b *testing.B) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	type pos struct {
-		hands [4]giretra.Set
-		m     giretra.Mode
-	}
-	var ps []pos
-	for i := range 64 {
-		m := giretra.Mode(i % 6)
-		h, _ := randomPosition(rng, 8, 0, m)
-		ps = append(ps, pos{h, m})
-	}
-	s := NewSolver()
-	var nodes int64
-	i := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		p := &ps[i%len(ps)]
-		i++
-		s.Reset(p.m, giretra.Team1)
+	benchSolve(b, benchPositions(5, 6, 8), func(s *Solver, p *benchPos) {
 		th := p.m.Total() / 2
 		s.SolveWindow(&p.hands, giretra.NewTrick(giretra.Bottom), th, th+1)
-		nodes += s.Nodes
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
+	})
 }
 
 func BenchmarkThresholdByCards(b *testing.B) {
 	for _, n := range []int{7, 6, 5} {
 		b.Run(string(rune('0'+n)), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(5, 6))
-			type pos struct {
-				hands [4]giretra.Set
-				m     giretra.Mode
-			}
-			var ps []pos
-			for i := range 64 {
-				m := giretra.Mode(i % 6)
-				h, _ := randomPosition(rng, n, 0, m)
-				ps = append(ps, pos{h, m})
-			}
-			s := NewSolver()
-			var nodes int64
-			i := 0
-			for b.Loop() {
-				p := &ps[i%len(ps)]
-				i++
-				s.Reset(p.m, giretra.Team1)
+			benchSolve(b, benchPositions(5, 6, n), func(s *Solver, p *benchPos) {
 				th := (s.setPoints(p.hands[0]|p.hands[1]|p.hands[2]|p.hands[3]) + 10) / 2
 				s.SolveWindow(&p.hands, giretra.NewTrick(giretra.Bottom), th, th+1)
-				nodes += s.Nodes
-			}
-			b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
+			})
 		})
 	}
 }
