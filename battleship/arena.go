@@ -2,6 +2,7 @@ package battleship
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -175,4 +176,56 @@ func randomShip(r Rules, l int, rng *rand.Rand) (Ship, bool) {
 	}
 	k -= nh
 	return Ship{X: k % r.W, Y: k / r.W, L: l, Vertical: true}, true
+}
+
+// RevealSunk rewrites a shooter's history as if the arena said which ship
+// each "hit and sunk" sank: the cells of every ship of hidden whose cells
+// were all shot become misses (they hold no ship still afloat) and those
+// ships leave the fleet. The arena does not give this information; referees
+// use it to measure what it would be worth. A ship is sunk when each of its
+// cells is the target of a canonical in-bounds strike, as Arena decides.
+// hidden must satisfy CheckPlacement for r; shots is not modified.
+func RevealSunk(r Rules, hidden []Ship, shots []Strike) (Rules, []Strike) {
+	shot := make([]bool, r.Cells())
+	for _, s := range shots {
+		if s.OK && s.X >= 0 && s.Y >= 0 && s.X < r.W && s.Y < r.H {
+			shot[s.Y*r.W+s.X] = true
+		}
+	}
+	cell := func(s Ship, i int) int {
+		if s.Vertical {
+			return (s.Y+i)*r.W + s.X
+		}
+		return s.Y*r.W + s.X + i
+	}
+	var sunk []bool
+	for _, s := range hidden {
+		all := true
+		for i := range s.L {
+			if !shot[cell(s, i)] {
+				all = false
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		if sunk == nil {
+			sunk = make([]bool, r.Cells())
+		}
+		for i := range s.L {
+			sunk[cell(s, i)] = true
+		}
+		r.Fleet[s.L]--
+	}
+	out := slices.Clone(shots)
+	if sunk == nil {
+		return r, out
+	}
+	for i, s := range out {
+		if s.OK && s.X >= 0 && s.Y >= 0 && s.X < r.W && s.Y < r.H && sunk[s.Y*r.W+s.X] {
+			out[i].Result = Miss
+		}
+	}
+	return r, out
 }

@@ -7,9 +7,17 @@
 //	battleref -mode duel -bot self -opponent stupid -games 1000
 //	battleref -mode configs -bot self                     # every odd board of spec §9
 //	battleref -mode duel -bot http://host:8080/battleship -opponent self
+//	battleref -mode calibrate -games 2000 -seed 1           # in-process shooters, see below
 //
 // A bot is "self" (this module's engine behind an in-process HTTP server),
 // "stupid" (a local imitation of the arena's stupidIA) or a URL.
+//
+// -mode calibrate needs no bot: it plays the target mode's hidden fleets
+// in-process with three shooters, the engine with the arena's information
+// ("self"), the engine told which ship each "hit and sunk" sank
+// ("self-told") and a plain probability-density baseline told the same
+// ("density-told"), to show what the unnamed sunk ship costs and how the
+// engine compares with the textbook shooter.
 package main
 
 import (

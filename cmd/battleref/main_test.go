@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -119,5 +120,90 @@ func TestTextReport(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func TestRunCalibrate(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		games    int
+		min, max float64 // sane range of every mean
+	}{
+		{"standard", []string{"-games", "20", "-seed", "1"}, 20, 17, 100},
+		{"parallel 1 engine fleets", []string{"-games", "8", "-seed", "2", "-parallel", "1", "-hidden", "engine"}, 8, 17, 100},
+		{"small board", []string{"-games", "10", "-seed", "3", "-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0"}, 10, 5, 36},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep, stderr := runJSON(t, append([]string{"-mode", "calibrate"}, tt.args...)...)
+			if rep.Mode != "calibrate" || rep.Games != tt.games || rep.Seed == 0 || rep.Bot != "" {
+				t.Fatalf("report %+v", rep)
+			}
+			var names []string
+			for i, c := range rep.Calibration {
+				names = append(names, c.Shooter)
+				if c.Games != tt.games || c.Finished != tt.games {
+					t.Errorf("%s: %d of %d games finished", c.Shooter, c.Finished, c.Games)
+				}
+				s := c.Shots
+				if s == nil || s.Mean < tt.min || s.Mean > tt.max || s.Min > int(s.Median) || s.Median > s.P90 || s.P90 > float64(s.Max) {
+					t.Errorf("%s: shots %+v", c.Shooter, s)
+				}
+				if c.MeanCI95 <= 0 || (i == 0) != (c.VsSelf == nil) {
+					t.Errorf("%s: ci %v, vs self %+v", c.Shooter, c.MeanCI95, c.VsSelf)
+				}
+			}
+			if got := strings.Join(names, ","); got != "self,self-told,density-told" {
+				t.Errorf("shooters %s", got)
+			}
+			if stderr != "" {
+				t.Errorf("stderr: %q", stderr)
+			}
+		})
+	}
+	// Reproducible: the same seed gives the same figures at any -parallel.
+	a, _ := runJSON(t, "-mode", "calibrate", "-games", "12", "-seed", "5", "-parallel", "1")
+	b, _ := runJSON(t, "-mode", "calibrate", "-games", "12", "-seed", "5", "-parallel", "3")
+	for i := range a.Calibration {
+		if *a.Calibration[i].Shots != *b.Calibration[i].Shots {
+			t.Errorf("%s: %+v at -parallel 1, %+v at 3", a.Calibration[i].Shooter, a.Calibration[i].Shots, b.Calibration[i].Shots)
+		}
+	}
+	// Text table.
+	var out, errOut bytes.Buffer
+	if err := run(t.Context(), []string{"battleref", "-mode", "calibrate", "-games", "4", "-seed", "3"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"mode calibrate", "seed 3", "self ", "self-told", "density-told", "4/4", "vs self"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestDensityShot: the baseline shooter stays on unshot cells and finishes
+// off a known hit.
+func TestDensityShot(t *testing.T) {
+	r := battleship.Rules{W: 5, H: 5, Fleet: battleship.Fleet{0, 0, 1}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	hist := []battleship.Strike{
+		{X: 2, Y: 2, OK: true, Result: battleship.Hit},
+		{X: 1, Y: 2, OK: true, Result: battleship.Miss},
+		{X: 3, Y: 2, OK: true, Result: battleship.Miss},
+		{X: 2, Y: 1, OK: true, Result: battleship.Miss},
+	}
+	if x, y := densityShot(r, hist, rng); x != 2 || y != 3 {
+		t.Errorf("shot %d,%d, want 2,3 (the only neighbour of the hit left)", x, y)
+	}
+	// Every cell but one shot: that one.
+	hist = hist[:0]
+	for c := range 25 {
+		if c != 17 {
+			hist = append(hist, battleship.Strike{X: c % 5, Y: c / 5, OK: true})
+		}
+	}
+	if x, y := densityShot(r, hist, rng); x != 2 || y != 3 {
+		t.Errorf("shot %d,%d, want the last unshot cell 2,3", x, y)
 	}
 }

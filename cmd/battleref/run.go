@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,7 @@ type config struct {
 // report is the -json output (and the source of the text output).
 type report struct {
 	Mode        string         `json:"mode"`
-	Bot         string         `json:"bot"`
+	Bot         string         `json:"bot,omitempty"`
 	Opponent    string         `json:"opponent,omitempty"`
 	Board       string         `json:"board,omitempty"`
 	Hidden      string         `json:"hidden_fleets,omitempty"`
@@ -49,8 +50,10 @@ type report struct {
 	OppInvalid  int            `json:"opponent_invalid_answers,omitempty"`
 	InvalidWhy  []string       `json:"invalid_examples,omitempty"`
 	Shots       *shotStats     `json:"shots,omitempty"`
-	Latency     latencyStats   `json:"latency"`
+	Latency     latencyStats   `json:"latency,omitzero"`
 	Configs     []configResult `json:"configs,omitempty"`
+	Seed        uint64         `json:"seed,omitempty"`
+	Calibration []calibResult  `json:"calibration,omitempty"`
 	ElapsedSecs float64        `json:"elapsed_seconds"`
 }
 
@@ -106,19 +109,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var c config
 	var fleet string
-	fs.StringVar(&c.mode, "mode", "target", "target | duel | configs")
+	fs.StringVar(&c.mode, "mode", "target", "target | duel | configs | calibrate")
 	fs.StringVar(&c.bot, "bot", "self", `bot under test: "self", "stupid" or a URL`)
 	fs.StringVar(&c.opponent, "opponent", "stupid", `duel opponent: "self", "stupid" or a URL`)
 	fs.IntVar(&c.games, "games", 1000, "number of games")
 	fs.IntVar(&c.width, "w", 10, "board width")
 	fs.IntVar(&c.height, "h", 10, "board height")
 	fs.StringVar(&fleet, "fleet", "0,1,2,1,1,0", "ship1..ship6 counts")
-	fs.IntVar(&c.parallel, "parallel", 1, "games played concurrently")
+	fs.IntVar(&c.parallel, "parallel", 0, "games played concurrently (0 = 1; calibrate: the number of CPUs)")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed for hidden fleets (0 = random)")
 	fs.BoolVar(&c.jsonOut, "json", false, "print the report as JSON")
 	fs.IntVar(&c.maxShots, "max-shots", 0, "shots after which a game counts as lost (0 = 2 x cells + 10)")
 	fs.IntVar(&c.maxCells, "max-cells", 0, "configs mode: skip boards with more cells (0 = play all)")
-	fs.StringVar(&c.hidden, "hidden", "uniform", `target mode: hidden fleets "uniform" (all placements equally likely) or "engine" (this module's placement)`)
+	fs.StringVar(&c.hidden, "hidden", "uniform", `target and calibrate modes: hidden fleets "uniform" (all placements equally likely) or "engine" (this module's placement)`)
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -130,8 +133,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.hidden != "uniform" && c.hidden != "engine" {
 		return fmt.Errorf("-hidden %q: want uniform or engine", c.hidden)
 	}
-	if c.games < 1 || c.parallel < 1 {
-		return errors.New("-games and -parallel must be >= 1")
+	if c.games < 1 || c.parallel < 0 {
+		return errors.New("-games must be >= 1 and -parallel >= 0")
+	}
+	if c.parallel == 0 {
+		c.parallel = 1
+		if c.mode == "calibrate" {
+			c.parallel = runtime.NumCPU()
+		}
 	}
 	if c.seed == 0 {
 		c.seed = rand.Uint64()
@@ -163,30 +172,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil, fmt.Errorf("unknown bot %q: want self, stupid or a URL", spec)
 	}
-	bot, err := resolve(c.bot)
-	if err != nil {
-		return err
-	}
 	start := time.Now()
 	var rep *report
-	switch c.mode {
-	case "target":
-		rep, err = runTarget(ctx, c, r, bot, progressTo(stderr))
-	case "duel":
-		opp, err2 := resolve(c.opponent)
-		if err2 != nil {
-			return err2
+	if c.mode == "calibrate" {
+		// In-process shooters only: -bot and -opponent do not apply.
+		rep, err = runCalibrate(ctx, c, r, progressTo(stderr))
+	} else {
+		var bot player
+		if bot, err = resolve(c.bot); err != nil {
+			return err
 		}
-		rep, err = runDuel(ctx, c, r, bot, opp, progressTo(stderr))
-	case "configs":
-		rep, err = runConfigs(ctx, c, bot)
-	default:
-		return fmt.Errorf("unknown -mode %q: want target, duel or configs", c.mode)
+		switch c.mode {
+		case "target":
+			rep, err = runTarget(ctx, c, r, bot, progressTo(stderr))
+		case "duel":
+			opp, err2 := resolve(c.opponent)
+			if err2 != nil {
+				return err2
+			}
+			rep, err = runDuel(ctx, c, r, bot, opp, progressTo(stderr))
+		case "configs":
+			rep, err = runConfigs(ctx, c, bot)
+		default:
+			return fmt.Errorf("unknown -mode %q: want target, duel, configs or calibrate", c.mode)
+		}
+		if rep != nil {
+			rep.Bot = c.bot
+		}
 	}
 	if err != nil {
 		return err
 	}
-	rep.Bot = c.bot
 	rep.ElapsedSecs = math.Round(time.Since(start).Seconds()*100) / 100
 	if c.jsonOut {
 		enc := json.NewEncoder(stdout)
@@ -271,6 +287,18 @@ func forGames(ctx context.Context, c config, progress func(int, int), play func(
 	return total, firstErr
 }
 
+// hiddenFleet is game g's hidden fleet: the same for every mode and shooter
+// given -seed and -hidden.
+func hiddenFleet(c config, r battleship.Rules, g int) ([]battleship.Ship, error) {
+	rng := rand.New(rand.NewPCG(c.seed, uint64(g)))
+	hidden := battleship.RandomFleet(r, rng)
+	if c.hidden == "engine" {
+		// Drawn after the uniform fleet, as before: seeds keep their fleets.
+		return battleship.Place(r, rng, battleship.PlaceOptions{Touch: battleship.DefaultTouch, Edge: battleship.DefaultEdge})
+	}
+	return hidden, nil
+}
+
 func (c config) shotCap(r battleship.Rules) int {
 	if c.maxShots > 0 {
 		return c.maxShots
@@ -284,13 +312,9 @@ func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, pr
 	shots := make([]int, c.games)
 	var mu sync.Mutex
 	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
-		rng := rand.New(rand.NewPCG(c.seed, uint64(g)))
-		hidden := battleship.RandomFleet(r, rng)
-		if c.hidden == "engine" {
-			var err error
-			if hidden, err = battleship.Place(r, rng, battleship.PlaceOptions{Touch: battleship.DefaultTouch, Edge: battleship.DefaultEdge}); err != nil {
-				return err
-			}
+		hidden, err := hiddenFleet(c, r, g)
+		if err != nil {
+			return err
 		}
 		seats := [2]*seat{
 			{p: bot, label: "self", ships: []battleship.Ship{}}, // shoots only
@@ -425,6 +449,10 @@ func latency(d []time.Duration) latencyStats {
 }
 
 func printReport(w io.Writer, rep *report) {
+	if rep.Mode == "calibrate" {
+		printCalibration(w, rep)
+		return
+	}
 	fmt.Fprintf(w, "mode %s  bot %s", rep.Mode, rep.Bot)
 	if rep.Opponent != "" {
 		fmt.Fprintf(w, "  opponent %s", rep.Opponent)

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/botarena/gamebot/battleship"
+)
+
+// calShooter is one contestant of -mode calibrate: it picks the next cell
+// from the rules and history it is shown.
+type calShooter struct {
+	name  string
+	info  string
+	told  bool // shown battleship.RevealSunk's view instead of the arena's
+	shoot func(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (x, y int)
+}
+
+func nextShot(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
+	return battleship.NextShot(r, hist, rng, battleship.TargetOptions{}) // the bot's defaults
+}
+
+// calShooters: the bot as it plays, the bot told which ship each "hit and
+// sunk" sank (information the arena does not give), and a plain density
+// shooter told the same, the textbook reference point.
+func calShooters() []calShooter {
+	return []calShooter{
+		{name: "self", info: "arena (sunk ship unnamed)", shoot: nextShot},
+		{name: "self-told", info: "told sunk ships' cells", told: true, shoot: nextShot},
+		{name: "density-told", info: "told sunk ships' cells", told: true, shoot: densityShot},
+	}
+}
+
+// calibResult is one shooter's line of -mode calibrate.
+type calibResult struct {
+	Shooter     string     `json:"shooter"`
+	Information string     `json:"information"`
+	Games       int        `json:"games"`
+	Finished    int        `json:"finished"`
+	Shots       *shotStats `json:"shots"`
+	// MeanCI95 is the half-width of the normal 95% interval of the mean.
+	MeanCI95 float64 `json:"mean_ci95"`
+	// VsSelf is the paired difference with the first shooter (same fleets),
+	// negative when fewer shots are needed.
+	VsSelf *pairedDiff `json:"vs_self,omitempty"`
+}
+
+type pairedDiff struct {
+	Mean float64 `json:"mean"`
+	CI95 float64 `json:"ci95"`
+}
+
+// runCalibrate plays every shooter of calShooters in-process (no HTTP) on
+// the same hidden fleets as -mode target, with the same shooting seed per
+// game for every shooter, and reports shots to sink each fleet.
+func runCalibrate(ctx context.Context, c config, r battleship.Rules, progress func(int, int)) (*report, error) {
+	shooters := calShooters()
+	rep := &report{Mode: "calibrate", Board: boardName(r), Hidden: c.hidden, Games: c.games, Seed: c.seed}
+	shots := make([][]int, len(shooters))
+	for i := range shots {
+		shots[i] = make([]int, c.games)
+	}
+	finished := make([]int, len(shooters))
+	var mu sync.Mutex
+	capShots := c.shotCap(r)
+	_, err := forGames(ctx, c, progress, func(g int, _ [2]*callStats) error {
+		hidden, err := hiddenFleet(c, r, g)
+		if err != nil {
+			return err
+		}
+		for i, s := range shooters {
+			rng := rand.New(rand.NewPCG(c.seed^0x9e3779b97f4a7c15, uint64(g)))
+			n, done, err := calibGame(r, hidden, s, rng, capShots)
+			if err != nil {
+				return fmt.Errorf("game %d, %s: %w", g, s.name, err)
+			}
+			shots[i][g] = n // distinct cells per game: no lock needed
+			if done {
+				mu.Lock()
+				finished[i]++
+				mu.Unlock()
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range shooters {
+		res := calibResult{Shooter: s.name, Information: s.info, Games: c.games, Finished: finished[i],
+			Shots: summarizeShots(shots[i])}
+		_, res.MeanCI95 = meanCI95(shots[i])
+		if i > 0 {
+			d := make([]float64, c.games)
+			for g := range d {
+				d[g] = float64(shots[i][g] - shots[0][g])
+			}
+			m, h := meanCI95(d)
+			res.VsSelf = &pairedDiff{Mean: m, CI95: h}
+		}
+		rep.Calibration = append(rep.Calibration, res)
+	}
+	return rep, nil
+}
+
+// calibGame sinks hidden with one shooter and returns the shots fired and
+// whether the fleet was sunk within maxShots (if not, maxShots counts, as
+// in -mode target).
+func calibGame(r battleship.Rules, hidden []battleship.Ship, s calShooter, rng *rand.Rand, maxShots int) (int, bool, error) {
+	a := battleship.NewArena(r, hidden)
+	var hist []battleship.Strike
+	for a.Remaining() > 0 {
+		if len(hist) >= maxShots {
+			return maxShots, false, nil
+		}
+		rr, view := r, hist
+		if s.told {
+			rr, view = battleship.RevealSunk(r, hidden, hist)
+		}
+		x, y := s.shoot(rr, view, rng)
+		if x < 0 || y < 0 || x >= r.W || y >= r.H {
+			return 0, false, fmt.Errorf("shot %d,%d is off the %dx%d board", x, y, r.W, r.H)
+		}
+		res := a.Shoot(battleship.FormatTarget(x, y))
+		hist = append(hist, battleship.Strike{X: x, Y: y, OK: true, Result: battleship.ParseResult(res)})
+	}
+	return len(hist), true, nil
+}
+
+// meanCI95 returns the mean of v and the half-width of its normal 95%
+// interval (sample standard deviation), both rounded to 0.01.
+func meanCI95[T int | float64](v []T) (mean, half float64) {
+	n := float64(len(v))
+	for _, x := range v {
+		mean += float64(x)
+	}
+	mean /= n
+	if len(v) > 1 {
+		ss := 0.0
+		for _, x := range v {
+			ss += (float64(x) - mean) * (float64(x) - mean)
+		}
+		half = 1.96 * math.Sqrt(ss/(n-1)/n)
+	}
+	return math.Round(mean*100) / 100, math.Round(half*100) / 100
+}
+
+// densityHitWeight multiplies a placement's weight per unsunk hit it covers.
+const densityHitWeight = 50
+
+// densityShot is a calibration baseline, not used by the bot: the classic
+// (DataGenetics-style) probability-density shooter. Every placement of every
+// remaining ship that avoids the misses and is not wholly made of hits adds
+// count x densityHitWeight^hits to each unshot cell it covers; the densest
+// unshot cell is shot, ties broken at random. It has no parity pattern and
+// no model of an unnamed "hit and sunk": it is meant for the told view of
+// battleship.RevealSunk (no sunk results, sunk ships out of the fleet).
+func densityShot(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
+	const (
+		unknown = iota
+		miss
+		hit
+	)
+	w, h := r.W, r.H
+	st := make([]uint8, w*h)
+	for _, s := range hist {
+		if !s.OK || s.X < 0 || s.Y < 0 || s.X >= w || s.Y >= h {
+			continue
+		}
+		c := s.Y*w + s.X
+		switch {
+		case s.Result != battleship.Miss:
+			st[c] = hit
+		case st[c] == unknown:
+			st[c] = miss
+		}
+	}
+	dens := make([]float64, w*h)
+	for l := 1; l <= battleship.MaxLen; l++ {
+		k := r.Fleet[l]
+		if k == 0 {
+			continue
+		}
+		for vert := range 2 {
+			if l == 1 && vert == 1 {
+				continue // a 1-ship has one orientation
+			}
+			dx, dy := 1, 0
+			if vert == 1 {
+				dx, dy = 0, 1
+			}
+			for y := 0; y+dy*(l-1) < h; y++ {
+				for x := 0; x+dx*(l-1) < w; x++ {
+					ok, hits := true, 0
+					for i := range l {
+						switch st[(y+dy*i)*w+x+dx*i] {
+						case miss:
+							ok = false
+						case hit:
+							hits++
+						}
+					}
+					if !ok || hits == l {
+						continue
+					}
+					wt := float64(k) * math.Pow(densityHitWeight, float64(hits))
+					for i := range l {
+						if c := (y+dy*i)*w + x + dx*i; st[c] == unknown {
+							dens[c] += wt
+						}
+					}
+				}
+			}
+		}
+	}
+	best, bc, seen := -1.0, 0, 0
+	for c, d := range dens {
+		if st[c] != unknown {
+			continue
+		}
+		switch {
+		case d > best:
+			best, bc, seen = d, c, 1
+		case d == best:
+			seen++
+			if rng.IntN(seen) == 0 {
+				bc = c
+			}
+		}
+	}
+	return bc % w, bc / w
+}
+
+func printCalibration(w io.Writer, rep *report) {
+	fmt.Fprintf(w, "mode calibrate  board %s  hidden fleets %s  seed %d  games %d\n", rep.Board, rep.Hidden, rep.Seed, rep.Games)
+	fmt.Fprintf(w, "%-13s %-26s %9s %15s %7s %5s %5s  %s\n", "shooter", "information", "finished", "mean ± 95% CI", "median", "p90", "max", "vs self (paired)")
+	for _, c := range rep.Calibration {
+		vs := "-"
+		if c.VsSelf != nil {
+			vs = fmt.Sprintf("%+.2f ± %.2f", c.VsSelf.Mean, c.VsSelf.CI95)
+		}
+		fmt.Fprintf(w, "%-13s %-26s %9s %15s %7g %5g %5d  %s\n", c.Shooter, c.Information,
+			fmt.Sprintf("%d/%d", c.Finished, c.Games), fmt.Sprintf("%.2f ± %.2f", c.Shots.Mean, c.MeanCI95),
+			c.Shots.Median, c.Shots.P90, c.Shots.Max, vs)
+	}
+	fmt.Fprintf(w, "elapsed %.2f s\n", rep.ElapsedSecs)
+}
