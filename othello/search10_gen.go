@@ -41,7 +41,8 @@ type searcher10 struct {
 
 	mode         Mode
 	ready        bool
-	exactEmpties int // the root tries an exact solve from this many empties
+	usePattern   bool // evaluate with the trained pattern model
+	exactEmpties int  // the root tries an exact solve from this many empties
 	sqv          [numSq10]int
 	quadrant     [numSq10]int
 	nbr          [numSq10]bits10 // the squares around each square
@@ -67,6 +68,7 @@ func (s *searcher10) setMode(mode Mode) {
 	}
 	s.mode, s.ready = mode, true
 	s.anti, s.reversi = mode == Anti, mode == Reversi
+	s.usePattern = s.patternReady()
 	g := newGeometry(mode)
 	var pl bits10
 	for sq, b := range g.blocked {
@@ -152,6 +154,9 @@ func (s *searcher10) squareValue(sq int) int { return s.sqv[sq] }
 // anchors, parity and, late, discs. Anti uses the same features with the
 // signs that favour few stable discs.
 func (s *searcher10) eval(pos pos10, pm bits10) int {
+	if s.usePattern {
+		return s.patternEval(pos, pm)
+	}
 	om := s.moves(pos.pass())
 	mp, mo := pm.count(), om.count()
 	occ := pos.p.or(pos.o)

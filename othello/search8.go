@@ -39,6 +39,7 @@ type searcher8 struct {
 
 	mode         Mode
 	ready        bool
+	usePattern   bool // evaluate with the trained pattern model
 	exactEmpties int // the root tries an exact solve from this many empties
 	sqv          [numSq8]int
 	quadrant     [numSq8]int
@@ -65,6 +66,7 @@ func (s *searcher8) setMode(mode Mode) {
 	}
 	s.mode, s.ready = mode, true
 	s.anti, s.reversi = mode == Anti, mode == Reversi
+	s.usePattern = s.patternReady()
 	g := newGeometry(mode)
 	var pl bits8
 	for sq, b := range g.blocked {
@@ -150,6 +152,9 @@ func (s *searcher8) squareValue(sq int) int { return s.sqv[sq] }
 // anchors, parity and, late, discs. Anti uses the same features with the
 // signs that favour few stable discs.
 func (s *searcher8) eval(pos pos8, pm bits8) int {
+	if s.usePattern {
+		return s.patternEval(pos, pm)
+	}
 	om := s.moves(pos.pass())
 	mp, mo := pm.count(), om.count()
 	occ := pos.p.or(pos.o)

@@ -1,0 +1,152 @@
+// Command othello-train fits the std-mode pattern evaluation of the othello
+// package (othello/pattern8.bin.gz) from self-play games.
+//
+//	othello-train gen -games 40000 -o /tmp/std.samples   # self-play data
+//	othello-train fit -i /tmp/std.samples -o othello/pattern8.bin.gz
+//
+// gen plays games from FlipSight's random 12-disc openings (plus a few
+// random moves) with a fixed-depth search, solves them exactly from
+// -solve-at empties, and writes every searched position labelled with the
+// final disc difference for its mover. fit runs a least-squares fit of the
+// pattern weights by stochastic gradient descent. Both are deterministic
+// for a seed and a worker count.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"sync"
+	"time"
+
+	"github.com/botarena/gamebot/othello"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "othello-train:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("usage: othello-train gen|fit [flags]")
+	}
+	switch args[0] {
+	case "gen":
+		return gen(ctx, args[1:], stderr)
+	case "fit":
+		return fit(args[1:], stdout, stderr)
+	}
+	return fmt.Errorf("unknown subcommand %q: want gen or fit", args[0])
+}
+
+func gen(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	games := fs.Int("games", 10000, "games to play")
+	out := fs.String("o", "", "output file (appended to)")
+	seed := fs.Uint64("seed", 1, "seed")
+	workers := fs.Int("workers", 2, "games played at once")
+	var opt othello.GenOptions
+	fs.IntVar(&opt.Depth, "depth", 4, "midgame search depth")
+	fs.IntVar(&opt.SolveAt, "solve-at", 14, "empties from which play is exact")
+	fs.IntVar(&opt.RandomMax, "random", 4, "up to this many random moves after the opening")
+	fs.BoolVar(&opt.UsePattern, "pattern", false, "play with the embedded pattern model instead of the hand-written evaluation")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || *games < 1 || *workers < 1 {
+		return errors.New("gen: -o, -games ≥ 1 and -workers ≥ 1 are required")
+	}
+	f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var mu sync.Mutex
+	var werr error
+	done, samples := 0, 0
+	start := time.Now()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range *workers {
+		wg.Go(func() {
+			s := othello.NewTrainSearcher(18)
+			for g := range next {
+				rng := rand.New(rand.NewPCG(*seed, uint64(g)))
+				batch := othello.SelfPlayGame(ctx, rng, opt, s)
+				mu.Lock()
+				if werr == nil && len(batch) > 0 {
+					werr = othello.WriteSamples(f, batch)
+				}
+				done++
+				samples += len(batch)
+				if done%500 == 0 {
+					fmt.Fprintf(stderr, "%d games, %d positions, %.0f games/s\n", done, samples, float64(done)/time.Since(start).Seconds())
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for g := range *games {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	fmt.Fprintf(stderr, "done: %d games, %d positions in %s\n", done, samples, time.Since(start).Round(time.Second))
+	return werr
+}
+
+func fit(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	in := fs.String("i", "", "samples file (from gen)")
+	out := fs.String("o", "", "model file to write")
+	seed := fs.Uint64("seed", 1, "seed")
+	var opt othello.FitOptions
+	fs.IntVar(&opt.Epochs, "epochs", 8, "passes over the data")
+	fs.Float64Var(&opt.Rate, "rate", 0.003, "learning rate")
+	fs.Float64Var(&opt.L2, "l2", 1e-5, "weight decay per update")
+	fs.Float64Var(&opt.Holdout, "holdout", 0.05, "fraction of samples (the last games) kept out to measure the error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *in == "" || *out == "" {
+		return errors.New("fit: -i and -o are required")
+	}
+	f, err := os.Open(*in)
+	if err != nil {
+		return err
+	}
+	samples, err := othello.ReadSamples(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d samples\n", len(samples))
+	opt.Log = func(ep int, train, holdout float64) {
+		fmt.Fprintf(stdout, "epoch %d: rmse %.3f discs (held-out games %.3f)\n", ep+1, train, holdout)
+	}
+	w := othello.FitPatterns(samples, opt, rand.New(rand.NewPCG(*seed, 0)))
+	o, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	if err := othello.WritePatternModel(o, w); err != nil {
+		o.Close()
+		return err
+	}
+	return o.Close()
+}

@@ -1,0 +1,78 @@
+package othello
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestEmbeddedModelLoads(t *testing.T) {
+	m := stdModel()
+	if m == nil {
+		t.Fatal("the embedded std pattern model does not decode")
+	}
+	if len(m.w) != patStages*patStageLen {
+		t.Fatalf("model has %d weights", len(m.w))
+	}
+	if s := newSearcher8(Std, 10); !s.usePattern {
+		t.Fatal("std searcher does not use the model")
+	}
+	if s := newSearcher8(Anti, 10); s.usePattern {
+		t.Fatal("anti searcher uses the std model")
+	}
+}
+
+func TestSelfPlayAndFit(t *testing.T) {
+	s := NewTrainSearcher(12)
+	rng := rand.New(rand.NewPCG(9, 9))
+	var all []TrainSample
+	for range 30 {
+		g := SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)
+		if len(g) == 0 {
+			t.Fatal("a game gave no positions")
+		}
+		// Every position of one game has the same result up to the mover's
+		// sign, and at least as many discs as the result says.
+		for _, x := range g {
+			if x.P&x.O != 0 || x.Empties < 0 || x.Empties > 52 {
+				t.Fatalf("bad sample %+v", x)
+			}
+			if abs8(x.Target) != abs8(g[0].Target) {
+				t.Fatalf("targets of one game differ: %d vs %d", x.Target, g[0].Target)
+			}
+		}
+		all = append(all, g...)
+	}
+	var buf bytes.Buffer
+	if err := WriteSamples(&buf, all); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSamples(&buf)
+	if err != nil || !slices.Equal(back, all) {
+		t.Fatalf("samples changed in the round trip (%v)", err)
+	}
+	if _, err := ReadSamples(bytes.NewReader(make([]byte, 7))); err == nil {
+		t.Fatal("a truncated record was read")
+	}
+	// The fit must explain the data better than predicting 0.
+	var zero float64
+	for _, x := range all {
+		zero += float64(x.Target) * float64(x.Target)
+	}
+	zero = math.Sqrt(zero / float64(len(all)))
+	var last float64
+	w := FitPatterns(all, FitOptions{Epochs: 5, Rate: 0.003, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
+	if !(last < zero) || len(w) != patStages*patStageLen {
+		t.Fatalf("fit rmse %.2f, zero model %.2f", last, zero)
+	}
+}
+
+func abs8(v int8) int8 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
