@@ -26,14 +26,14 @@ import (
 
 // Pattern kinds and their table sizes (3^squares).
 const (
-	patC33  = iota // 3×3 corner
-	patE2X         // edge row plus its two X squares
-	patC25         // 2×5 corner rectangle
-	patL2          // second row
-	patL3          // third row
-	patL4          // fourth row
-	patD8          // main diagonal
-	patD7          // diagonals of 7, 6, 5 and 4 squares
+	patC33 = iota // 3×3 corner
+	patE2X        // edge row plus its two X squares
+	patC25        // 2×5 corner rectangle
+	patL2         // second row
+	patL3         // third row
+	patL4         // fourth row
+	patD8         // main diagonal
+	patD7         // diagonals of 7, 6, 5 and 4 squares
 	patD6
 	patD5
 	patD4
@@ -47,11 +47,11 @@ var patSize = [numPatKinds]int{19683, 59049, 59049, 6561, 6561, 6561, 6561, 2187
 var patOffset [numPatKinds + 1]int
 
 const (
-	patStages    = 12 // stage = (60 − empties) / 5, clamped
-	scalarBias   = 0  // scalar weight indices after the tables
-	scalarMob    = 1  // mover's moves − opponent's moves
-	numScalars   = 2
-	numPatInst   = 48
+	patStages  = 12 // stage = (60 − empties) / 5, clamped
+	scalarBias = 0  // scalar weight indices after the tables
+	scalarMob  = 1  // mover's moves − opponent's moves
+	numScalars = 2
+	numPatInst = 48
 )
 
 // patStageLen is the number of weights of one stage.

@@ -40,7 +40,7 @@ type searcher8 struct {
 	mode         Mode
 	ready        bool
 	usePattern   bool // evaluate with the trained pattern model
-	exactEmpties int // the root tries an exact solve from this many empties
+	exactEmpties int  // the root tries an exact solve from this many empties
 	sqv          [numSq8]int
 	quadrant     [numSq8]int
 	nbr          [numSq8]bits8 // the squares around each square
