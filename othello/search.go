@@ -14,7 +14,7 @@ const (
 	etcEmpties       = 10    // solver tries enhanced transposition cutoffs from here
 	parityBonus      = 128   // solver ordering: odd-region bonus
 	aspiration       = 300   // root aspiration half-window
-	probcutDepth     = 6     // ProbCut from this depth (trained evaluation only)
+	probcutDepth     = 4     // ProbCut from this depth (trained evaluation only)
 	probcutMargin    = 600   // ProbCut margin: about 1.4 standard deviations
 )
 
