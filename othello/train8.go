@@ -17,13 +17,15 @@ import (
 // descent turns them into pattern weights.
 
 // TrainSample is one labelled position: mover P, opponent O (a1 = bit 0),
-// the mover's moves minus the opponent's, and the final disc difference
-// for the mover under the play that followed (exact from SolveAt empties).
+// the mover's moves minus the opponent's, the final disc difference for
+// the mover under the play that followed (exact from SolveAt empties), and
+// the self-play search's own score of the position (discs, mover).
 type TrainSample struct {
 	P, O    uint64
 	Empties int8
 	Mob     int8
 	Target  int8
+	Score   int8
 }
 
 const trainRecord = 20
@@ -34,7 +36,7 @@ func WriteSamples(w io.Writer, s []TrainSample) error {
 	for _, x := range s {
 		buf = binary.LittleEndian.AppendUint64(buf, x.P)
 		buf = binary.LittleEndian.AppendUint64(buf, x.O)
-		buf = append(buf, byte(x.Empties), byte(x.Mob), byte(x.Target), 0)
+		buf = append(buf, byte(x.Empties), byte(x.Mob), byte(x.Target), byte(x.Score))
 	}
 	_, err := w.Write(buf)
 	return err
@@ -53,7 +55,7 @@ func ReadSamples(r io.Reader) ([]TrainSample, error) {
 	for i := 0; i < len(b); i += trainRecord {
 		out = append(out, TrainSample{
 			P: binary.LittleEndian.Uint64(b[i:]), O: binary.LittleEndian.Uint64(b[i+8:]),
-			Empties: int8(b[i+16]), Mob: int8(b[i+17]), Target: int8(b[i+18]),
+			Empties: int8(b[i+16]), Mob: int8(b[i+17]), Target: int8(b[i+18]), Score: int8(b[i+19]),
 		})
 	}
 	return out, nil
@@ -78,6 +80,7 @@ func SelfPlayGame(ctx context.Context, rng *rand.Rand, opt GenOptions, s *TrainS
 	type rec struct {
 		pos   pos8
 		black bool
+		score int
 	}
 	var recs []rec
 	for ply := 0; ; ply++ {
@@ -98,7 +101,6 @@ func SelfPlayGame(ctx context.Context, rng *rand.Rand, opt GenOptions, s *TrainS
 			continue
 		}
 		empties := sr.empties(pos)
-		recs = append(recs, rec{pos, black})
 		var legal []int
 		for mm := m; !mm.isZero(); {
 			legal = append(legal, mm.pop())
@@ -114,6 +116,7 @@ func SelfPlayGame(ctx context.Context, rng *rand.Rand, opt GenOptions, s *TrainS
 		if ctx.Err() != nil {
 			return nil
 		}
+		recs = append(recs, rec{pos, black, max(-64, min(64, res.score/discScale))})
 		pos, black = sr.play(pos, res.move), !black
 	}
 	// Final result for black.
@@ -128,7 +131,7 @@ func SelfPlayGame(ctx context.Context, rng *rand.Rand, opt GenOptions, s *TrainS
 			t = -t
 		}
 		mob := sr.moves(r.pos).count() - sr.moves(r.pos.pass()).count()
-		out = append(out, TrainSample{P: uint64(r.pos.p), O: uint64(r.pos.o), Empties: int8(sr.empties(r.pos)), Mob: int8(mob), Target: int8(t)})
+		out = append(out, TrainSample{P: uint64(r.pos.p), O: uint64(r.pos.o), Empties: int8(sr.empties(r.pos)), Mob: int8(mob), Target: int8(t), Score: int8(r.score)})
 	}
 	return out
 }
@@ -146,6 +149,10 @@ type FitOptions struct {
 	Epochs int
 	Rate   float64 // learning rate of the pattern weights
 	L2     float64 // weight decay per update
+	// ScoreWeight blends the self-play search score into the label:
+	// label = (1−ScoreWeight)·result + ScoreWeight·score. The score is less
+	// noisy than one game's result; the result is the ground truth.
+	ScoreWeight float64
 	// Holdout is the fraction of samples, taken from the end (the last
 	// games), kept out of the fit to measure the error on unseen games.
 	Holdout float64
@@ -165,6 +172,8 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 	}
 	var idx [numPatInst]int32
 	lr := float32(opt.Rate)
+	sw := float32(opt.ScoreWeight)
+	label := func(x *TrainSample) float32 { return (1-sw)*float32(x.Target) + sw*float32(x.Score) }
 	decay := float32(1 - opt.L2)
 	for ep := range opt.Epochs {
 		// Linear decay of the rate to a tenth over the epochs: large steps
@@ -188,7 +197,7 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 				for _, i := range idx {
 					pred += ws[i]
 				}
-				d := pred - float32(x.Target)
+				d := pred - label(x)
 				if s == st {
 					se += float64(d * d)
 				}

@@ -119,6 +119,7 @@ func fit(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&opt.Epochs, "epochs", 8, "passes over the data")
 	fs.Float64Var(&opt.Rate, "rate", 0.003, "learning rate")
 	fs.Float64Var(&opt.L2, "l2", 1e-5, "weight decay per update")
+	fs.Float64Var(&opt.ScoreWeight, "score-weight", 0, "weight of the self-play search score in the label (0: game results only)")
 	fs.Float64Var(&opt.Holdout, "holdout", 0.05, "fraction of samples (the last games) kept out to measure the error")
 	if err := fs.Parse(args); err != nil {
 		return err
