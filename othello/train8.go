@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -171,33 +172,30 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 		order[i] = int32(i)
 	}
 	var idx [numPatInst]int32
-	lr := float32(opt.Rate)
 	sw := float32(opt.ScoreWeight)
 	label := func(x *TrainSample) float32 { return (1-sw)*float32(x.Target) + sw*float32(x.Score) }
 	decay := float32(1 - opt.L2)
 	for ep := range opt.Epochs {
 		// Linear decay of the rate to a tenth over the epochs: large steps
 		// first, then averaging out the label noise.
-		lr = float32(opt.Rate * (1 - 0.9*float64(ep)/float64(max(opt.Epochs-1, 1))))
+		lr := float32(opt.Rate * (1 - 0.9*float64(ep)/float64(max(opt.Epochs-1, 1))))
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var se float64
 		for _, k := range order {
 			x := &samples[k]
 			e := int(x.Empties)
 			patIndices(x.P, x.O, &idx)
+			// Each position also trains the stages of positions two
+			// empties away, so neighbouring stages share data.
 			st := patStage(e)
 			sts := [3]int{st, patStage(e + 2), patStage(e - 2)}
 			for j, s := range sts {
-				if (j == 1 && s == st) || (j == 2 && (s == st || s == sts[1])) {
+				if slices.Contains(sts[:j], s) {
 					continue
 				}
 				ws := w[s*patStageLen:][:patStageLen]
 				sc := ws[patOffset[numPatKinds]:]
-				pred := sc[scalarBias] + float32(x.Mob)*sc[scalarMob]
-				for _, i := range idx {
-					pred += ws[i]
-				}
-				d := pred - label(x)
+				d := stagePredict(ws, &idx, x.Mob) - label(x)
 				if s == st {
 					se += float64(d * d)
 				}
@@ -229,9 +227,13 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 // patPredict is the float model's prediction for a sample (disc units).
 func patPredict(w []float32, x *TrainSample, idx *[numPatInst]int32) float32 {
 	patIndices(x.P, x.O, idx)
-	ws := w[patStage(int(x.Empties))*patStageLen:][:patStageLen]
+	return stagePredict(w[patStage(int(x.Empties))*patStageLen:][:patStageLen], idx, x.Mob)
+}
+
+// stagePredict sums one stage's weights ws over the instance indices idx.
+func stagePredict(ws []float32, idx *[numPatInst]int32, mob int8) float32 {
 	sc := ws[patOffset[numPatKinds]:]
-	pred := sc[scalarBias] + float32(x.Mob)*sc[scalarMob]
+	pred := sc[scalarBias] + float32(mob)*sc[scalarMob]
 	for _, i := range idx {
 		pred += ws[i]
 	}
