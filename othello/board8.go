@@ -86,23 +86,16 @@ func flips8(sq int, p, o bits8) bits8 {
 func flipUp(ray, p, o uint64) uint64 {
 	x := ray &^ o
 	first := x & -x
-	if first&p == 0 {
-		return 0
-	}
-	return ray & (first - 1)
+	t := first & p
+	return ray & (first - 1) & -((t | -t) >> 63) // branch-free: 0 unless t ≠ 0
 }
 
 // flipDown is flipUp for a ray of decreasing square indices.
 func flipDown(ray, p, o uint64) uint64 {
 	x := ray &^ o
-	if x == 0 {
-		return 0
-	}
-	first := uint64(1) << uint(63-bits.LeadingZeros64(x))
-	if first&p == 0 {
-		return 0
-	}
-	return ray &^ (first<<1 - 1)
+	first := uint64(1<<63) >> uint(bits.LeadingZeros64(x)) // 0 when x is
+	t := first & p
+	return ray &^ (first<<1 - 1) & -((t | -t) >> 63)
 }
 
 // pos8 is an 8×8 position from the side to move: p its discs, o the

@@ -118,8 +118,8 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 // exactEmptiesFor is how many empties the root may try to solve exactly
 // given the hard limit.
 func exactEmptiesFor(hard time.Duration, size int) int {
-	// Measured: 20 empties take about 1 s on one core; each empty more
-	// costs about 2.5× (FFO #40: 18 M nodes).
+	// Measured: 20 empties take 0.3–1 s on one core (FFO #40: 0.8 s,
+	// 19 M nodes); each empty more costs about 2×.
 	n := 12
 	switch {
 	case hard >= 5*time.Second:

@@ -11,8 +11,9 @@ import (
 )
 
 // ttEntry8 is one transposition-table slot. lower/upper bound the score
-// (scaled units) of pos searched to depth; depth exactDepth means searched to
-// the end of the game.
+// (scaled units) of pos searched to depth; depth exactDepth+empties means
+// searched to the end of the game (so that, within a search, exact results
+// with more empties keep their slot).
 type ttEntry8 struct {
 	pos          pos8
 	lower, upper int16
@@ -320,6 +321,7 @@ func (s *searcher8) solveChild(c *moveScore8, alpha, beta, empties int) int {
 // the square table breaking ties.
 func (s *searcher8) orderSolve(pos pos8, m bits8, hashMove int, list []moveScore8) []moveScore8 {
 	list = list[:0]
+	deep := s.usePattern && s.empties(pos) >= evalOrderEmpties
 	empty := s.playable.andNot(pos.p.or(pos.o))
 	for !m.isZero() {
 		sq := m.pop()
@@ -335,6 +337,9 @@ func (s *searcher8) orderSolve(pos pos8, m bits8, hashMove int, list []moveScore
 		sc -= 32 * s.neighbours(child.o).andNot(child.p.or(child.o)).and(s.playable).count()
 		if empty.and(s.quadrants[s.quadrant[sq]]).count()%2 == 1 {
 			sc += parityBonus
+		}
+		if deep {
+			sc -= s.eval(child, om) * evalOrderWeight / discScale
 		}
 		if sq == hashMove {
 			sc = 1 << 30
@@ -484,8 +489,10 @@ func (s *searcher8) solveM(pos pos8, m bits8, alpha, beta, empties int) int {
 	useTT := empties >= ttEmpties
 	if useTT {
 		if e := s.probe(pos); e != nil {
-			hashMove = int(e.move)
-			if e.depth == exactDepth {
+			if e.depth >= exactDepth {
+				// Only exact results order the solver: a shallow search's
+				// best move orders worse than fastest-first.
+				hashMove = int(e.move)
 				lo, hi := int(e.lower), int(e.upper)
 				if lo >= beta {
 					return lo
@@ -507,9 +514,9 @@ func (s *searcher8) solveM(pos pos8, m bits8, alpha, beta, empties int) int {
 		// Enhanced transposition cutoff: a child already known to be bad
 		// enough for the opponent refutes this node at once.
 		for i := range list {
-			if e := s.probe(list[i].child); e != nil && e.depth == exactDepth && -int(e.upper) >= beta {
+			if e := s.probe(list[i].child); e != nil && e.depth >= exactDepth && -int(e.upper) >= beta {
 				v := -int(e.upper)
-				s.store(pos, exactDepth, alpha, beta, v, list[i].sq)
+				s.store(pos, exactDepth+empties, alpha, beta, v, list[i].sq)
 				return v
 			}
 		}
@@ -541,7 +548,7 @@ func (s *searcher8) solveM(pos pos8, m bits8, alpha, beta, empties int) int {
 		}
 	}
 	if useTT {
-		s.store(pos, exactDepth, alpha, beta, best, bestSq)
+		s.store(pos, exactDepth+empties, alpha, beta, best, bestSq)
 	}
 	return best
 }
@@ -575,6 +582,32 @@ func (s *searcher8) lastMove(pos pos8, empty bits8) int {
 	return s.score(pc, oc)
 }
 
+// lastTwo is the best score of the side to move's moves on the last two
+// empty squares a and b (fail-soft: it stops once beta is reached); ok is
+// false when neither is legal.
+func (s *searcher8) lastTwo(pos pos8, a, b int, beta int) (int, bool) {
+	if s.reversi && pos.pp >= MaxPlaced {
+		return 0, false
+	}
+	best := -infScore
+	if !pos.o.and(s.nbr[a]).isZero() {
+		if f := flips8(a, pos.p, pos.o); !f.isZero() {
+			child := pos8{p: pos.o.andNot(f), o: pos.p.or(f).or(bit8(a)), pp: pos.op, op: pos.pp + 1}
+			best = -s.lastMove(child, bit8(b))
+			if best >= beta {
+				return best, true
+			}
+		}
+	}
+	if !pos.o.and(s.nbr[b]).isZero() {
+		if f := flips8(b, pos.p, pos.o); !f.isZero() {
+			child := pos8{p: pos.o.andNot(f), o: pos.p.or(f).or(bit8(b)), pp: pos.op, op: pos.pp + 1}
+			best = max(best, -s.lastMove(child, bit8(a)))
+		}
+	}
+	return best, best > -infScore
+}
+
 // solveSmall solves the last few empties: no table, no move generation
 // (each empty square is tried directly), parity order.
 func (s *searcher8) solveSmall(pos pos8, alpha, beta, empties int, passed bool) int {
@@ -583,13 +616,28 @@ func (s *searcher8) solveSmall(pos pos8, alpha, beta, empties int, passed bool) 
 		return s.lastMove(pos, empty)
 	}
 	s.nodes++
+	if empties == 2 {
+		a := empty.pop()
+		b := empty.pop()
+		if v, ok := s.lastTwo(pos, a, b, beta); ok {
+			return v
+		}
+		if v, ok := s.lastTwo(pos.pass(), a, b, -alpha); ok {
+			return -v
+		}
+		return s.final(pos)
+	}
 	var sqs [shallowEmpties]int
 	var keys [shallowEmpties]int
+	var odd [4]bool
+	for q := range odd {
+		odd[q] = empty.and(s.quadrants[q]).count()%2 == 1
+	}
 	n := 0
 	for e := empty; !e.isZero(); {
 		sq := e.pop()
 		k := s.squareValue(sq)
-		if empty.and(s.quadrants[s.quadrant[sq]]).count()%2 == 1 {
+		if odd[s.quadrant[sq]] {
 			k += 1000
 		}
 		j := n

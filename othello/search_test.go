@@ -81,13 +81,13 @@ func searcherFor(s *State) (res func(alpha, beta int) int) {
 // fail-low and fail-high bounds) against plain minimax in every mode.
 func TestSolverMatchesMinimax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	n := 12
+	n := 16
 	if raceEnabled || testing.Short() {
 		n = 4
 	}
 	for _, mode := range Modes {
 		for i := range n {
-			empties := 7 + i%3
+			empties := 2 + i%8 // through every solver stage (last two, small, table)
 			s := randomPosition(rng, mode, empties)
 			if mode == Reversi && i%2 == 1 {
 				// Push white near the placement limit.
