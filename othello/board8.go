@@ -93,7 +93,7 @@ func flipUp(ray, p, o uint64) uint64 {
 // flipDown is flipUp for a ray of decreasing square indices.
 func flipDown(ray, p, o uint64) uint64 {
 	x := ray &^ o
-	first := uint64(1<<63) >> uint(bits.LeadingZeros64(x)) // 0 when x is
+	first := uint64(1<<63) >> uint(bits.LeadingZeros64(x)) // 0 when x is 0
 	t := first & p
 	return ray &^ (first<<1 - 1) & -((t | -t) >> 63)
 }
