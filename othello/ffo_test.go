@@ -2,6 +2,7 @@ package othello
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"syscall"
 	"testing"
@@ -107,4 +108,39 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// endgameSet returns n positions with the given empties from depth-4
+// self-play games (fixed seed): a broader endgame benchmark than one FFO
+// position, whose solve time swings with small ordering changes.
+func endgameSet(n, empties int) []pos8 {
+	rng := rand.New(rand.NewPCG(7, uint64(empties)))
+	ts := NewTrainSearcher(18)
+	var out []pos8
+	for len(out) < n {
+		for _, x := range SelfPlayGame(context.Background(), rng, GenOptions{Depth: 4, RandomMax: 6, UsePattern: true}, ts) {
+			if int(x.Empties) == empties {
+				out = append(out, pos8{p: bits8(x.P), o: bits8(x.O)})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// BenchmarkEndgameSet20 solves 20 self-play positions at 20 empties, each
+// from a cold table (one op = the whole set).
+func BenchmarkEndgameSet20(b *testing.B) {
+	set := endgameSet(20, 20)
+	s := newSearcher8(Std, 20)
+	var nodes uint64
+	cpu0 := cpuTime()
+	for b.Loop() {
+		for _, pos := range set {
+			clear(s.tt)
+			nodes += solveRoot(s, pos).nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }
