@@ -160,10 +160,11 @@ type pos10 struct {
 	pp, op int16
 }
 
-func playOn10(pos pos10, sq int) pos10 {
-	b := bit10(sq)
-	f := flips10(sq, pos.p, pos.o)
-	return pos10{p: pos.o.andNot(f), o: pos.p.or(f).or(b), pp: pos.op, op: pos.pp + 1}
+func playOn10(pos pos10, sq int) pos10 { return pos.after(sq, flips10(sq, pos.p, pos.o)) }
+
+// after is the position once the side to move has played sq, flipping f.
+func (pos pos10) after(sq int, f bits10) pos10 {
+	return pos10{p: pos.o.andNot(f), o: pos.p.or(f).or(bit10(sq)), pp: pos.op, op: pos.pp + 1}
 }
 
 func (pos pos10) pass() pos10 { return pos10{p: pos.o, o: pos.p, pp: pos.op, op: pos.pp} }

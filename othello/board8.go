@@ -123,12 +123,16 @@ func movesOf8(pos pos8, reversi bool) bits8 {
 // playOn8 plays sq for the side to move and returns the position from the
 // opponent's view. In the Reversi centre phase nothing flips.
 func playOn8(pos pos8, sq int) pos8 {
-	b := bit8(sq)
 	var f bits8
 	if centre8&^(pos.p|pos.o) == 0 {
 		f = flips8(sq, pos.p, pos.o)
 	}
-	return pos8{p: pos.o &^ f, o: pos.p | f | b, pp: pos.op, op: pos.pp + 1}
+	return pos.after(sq, f)
+}
+
+// after is the position once the side to move has played sq, flipping f.
+func (pos pos8) after(sq int, f bits8) pos8 {
+	return pos8{p: pos.o &^ f, o: pos.p | f | bit8(sq), pp: pos.op, op: pos.pp + 1}
 }
 
 func (pos pos8) pass() pos8 { return pos8{p: pos.o, o: pos.p, pp: pos.op, op: pos.pp} }

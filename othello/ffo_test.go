@@ -138,7 +138,11 @@ func BenchmarkEndgameSet20(b *testing.B) {
 	for b.Loop() {
 		for _, pos := range set {
 			clear(s.tt)
-			nodes += solveRoot(s, pos).nodes
+			res := solveRoot(s, pos)
+			if !res.exact && s.moves(pos).count() > 1 { // a forced move is not searched
+				b.Fatalf("not solved exactly: depth %d", res.depth)
+			}
+			nodes += res.nodes
 		}
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")

@@ -591,20 +591,17 @@ func (s *searcher10) lastTwo(pos pos10, a, b int, beta int) (int, bool) {
 	if s.reversi && pos.pp >= MaxPlaced {
 		return 0, false
 	}
-	best := -infScore
+	best := -infScore // unrolled over a then b: this is the hottest node type
 	if !pos.o.and(s.nbr[a]).isZero() {
 		if f := flips10(a, pos.p, pos.o); !f.isZero() {
-			child := pos10{p: pos.o.andNot(f), o: pos.p.or(f).or(bit10(a)), pp: pos.op, op: pos.pp + 1}
-			best = -s.lastMove(child, bit10(b))
-			if best >= beta {
+			if best = -s.lastMove(pos.after(a, f), bit10(b)); best >= beta {
 				return best, true
 			}
 		}
 	}
 	if !pos.o.and(s.nbr[b]).isZero() {
 		if f := flips10(b, pos.p, pos.o); !f.isZero() {
-			child := pos10{p: pos.o.andNot(f), o: pos.p.or(f).or(bit10(b)), pp: pos.op, op: pos.pp + 1}
-			best = max(best, -s.lastMove(child, bit10(a)))
+			best = max(best, -s.lastMove(pos.after(b, f), bit10(a)))
 		}
 	}
 	return best, best > -infScore
@@ -660,8 +657,7 @@ func (s *searcher10) solveSmall(pos pos10, alpha, beta, empties int, passed bool
 			if f.isZero() {
 				continue
 			}
-			child := pos10{p: pos.o.andNot(f), o: pos.p.or(f).or(bit10(sq)), pp: pos.op, op: pos.pp + 1}
-			v := -s.solveSmall(child, -beta, -alpha, empties-1, false)
+			v := -s.solveSmall(pos.after(sq, f), -beta, -alpha, empties-1, false)
 			if v > best {
 				best = v
 				if v > alpha {
