@@ -53,6 +53,7 @@ type searcher10 struct {
 	lineOf        [4][numSq10]int
 	edge          [4]bits10 // squares with an edge or blocked square on that line direction
 	anchors       []anchor10
+	anchorMask    bits10 // the anchors' squares
 }
 
 // anchor10 is a square that cannot be flipped once taken, with its
@@ -80,7 +81,8 @@ func (s *searcher10) setMode(mode Mode) {
 		}
 	}
 	s.playable, s.nPlay = pl, pl.count()
-	s.anchors = s.anchors[:0]
+	var none bits10
+	s.anchors, s.anchorMask = s.anchors[:0], none
 	for i, a := range g.anchors {
 		an := anchor10{sq: a}
 		for _, n := range g.diag[i] {
@@ -90,6 +92,7 @@ func (s *searcher10) setMode(mode Mode) {
 			an.orth = an.orth.or(bit10(n))
 		}
 		s.anchors = append(s.anchors, an)
+		s.anchorMask = s.anchorMask.or(bit10(a))
 	}
 	copy(s.sqv[:], g.sqv)
 	size := mode.Size()
@@ -384,6 +387,9 @@ func (s *searcher10) pvs(pos pos10, depth, alpha, beta int) int {
 	if depth <= 0 {
 		return s.eval(pos, m)
 	}
+	if depth == 1 {
+		return s.pvs1(pos, m, alpha, beta)
+	}
 	hashMove := -1
 	if e := s.probe(pos); e != nil {
 		hashMove = int(e.move)
@@ -421,7 +427,7 @@ func (s *searcher10) pvs(pos pos10, depth, alpha, beta int) int {
 		}
 	}
 	var buf [maxMoves10]moveScore10
-	list := s.orderMoves(pos, m, hashMove, depth >= 3, buf[:0])
+	list := s.orderMoves(pos, m, hashMove, depth >= 2, buf[:0])
 	best, bestSq := -infScore, list[0].sq
 	a := alpha
 	for i := range list {
@@ -449,6 +455,40 @@ func (s *searcher10) pvs(pos pos10, depth, alpha, beta int) int {
 		}
 	}
 	s.store(pos, depth, alpha, beta, best, bestSq)
+	return best
+}
+
+// pvs1 is pvs at depth 1 for a position whose moves m are known: no
+// table and no sort (anchors first, then square order), each child
+// evaluated as it is generated. A probe, a sort and a call per child cost
+// more here than the cutoffs they buy (MidgameSet at depth 12: 1.7× faster
+// for 10% more nodes).
+func (s *searcher10) pvs1(pos pos10, m bits10, alpha, beta int) int {
+	best := -infScore
+	first := m.and(s.anchorMask)
+	m = m.andNot(first)
+	for !first.isZero() || !m.isZero() {
+		var sq int
+		if !first.isZero() {
+			sq = first.pop()
+		} else {
+			sq = m.pop()
+		}
+		child := s.play(pos, sq)
+		var v int
+		if cm := s.moves(child); cm.isZero() || s.empties(child) <= 2 {
+			v = -s.pvs(child, 0, -beta, -max(alpha, best))
+		} else {
+			s.nodes++
+			v = -s.eval(child, cm)
+		}
+		if v > best {
+			best = v
+			if v >= beta {
+				break
+			}
+		}
+	}
 	return best
 }
 

@@ -51,6 +51,7 @@ type searcher8 struct {
 	lineOf        [4][numSq8]int
 	edge          [4]bits8 // squares with an edge or blocked square on that line direction
 	anchors       []anchor8
+	anchorMask    bits8 // the anchors' squares
 }
 
 // anchor8 is a square that cannot be flipped once taken, with its
@@ -78,7 +79,8 @@ func (s *searcher8) setMode(mode Mode) {
 		}
 	}
 	s.playable, s.nPlay = pl, pl.count()
-	s.anchors = s.anchors[:0]
+	var none bits8
+	s.anchors, s.anchorMask = s.anchors[:0], none
 	for i, a := range g.anchors {
 		an := anchor8{sq: a}
 		for _, n := range g.diag[i] {
@@ -88,6 +90,7 @@ func (s *searcher8) setMode(mode Mode) {
 			an.orth = an.orth.or(bit8(n))
 		}
 		s.anchors = append(s.anchors, an)
+		s.anchorMask = s.anchorMask.or(bit8(a))
 	}
 	copy(s.sqv[:], g.sqv)
 	size := mode.Size()
@@ -382,6 +385,9 @@ func (s *searcher8) pvs(pos pos8, depth, alpha, beta int) int {
 	if depth <= 0 {
 		return s.eval(pos, m)
 	}
+	if depth == 1 {
+		return s.pvs1(pos, m, alpha, beta)
+	}
 	hashMove := -1
 	if e := s.probe(pos); e != nil {
 		hashMove = int(e.move)
@@ -419,7 +425,7 @@ func (s *searcher8) pvs(pos pos8, depth, alpha, beta int) int {
 		}
 	}
 	var buf [maxMoves8]moveScore8
-	list := s.orderMoves(pos, m, hashMove, depth >= 3, buf[:0])
+	list := s.orderMoves(pos, m, hashMove, depth >= 2, buf[:0])
 	best, bestSq := -infScore, list[0].sq
 	a := alpha
 	for i := range list {
@@ -447,6 +453,40 @@ func (s *searcher8) pvs(pos pos8, depth, alpha, beta int) int {
 		}
 	}
 	s.store(pos, depth, alpha, beta, best, bestSq)
+	return best
+}
+
+// pvs1 is pvs at depth 1 for a position whose moves m are known: no
+// table and no sort (anchors first, then square order), each child
+// evaluated as it is generated. A probe, a sort and a call per child cost
+// more here than the cutoffs they buy (MidgameSet at depth 12: 1.7× faster
+// for 10% more nodes).
+func (s *searcher8) pvs1(pos pos8, m bits8, alpha, beta int) int {
+	best := -infScore
+	first := m.and(s.anchorMask)
+	m = m.andNot(first)
+	for !first.isZero() || !m.isZero() {
+		var sq int
+		if !first.isZero() {
+			sq = first.pop()
+		} else {
+			sq = m.pop()
+		}
+		child := s.play(pos, sq)
+		var v int
+		if cm := s.moves(child); cm.isZero() || s.empties(child) <= 2 {
+			v = -s.pvs(child, 0, -beta, -max(alpha, best))
+		} else {
+			s.nodes++
+			v = -s.eval(child, cm)
+		}
+		if v > best {
+			best = v
+			if v >= beta {
+				break
+			}
+		}
+	}
 	return best
 }
 

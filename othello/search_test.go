@@ -3,7 +3,9 @@ package othello
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -299,4 +301,34 @@ func TestOverheadAdapts(t *testing.T) {
 	if got := e.observe(clockKey{match: 5, leg: 0, color: Black}, 50000); got != overheadMs {
 		t.Fatalf("other clock overhead %d", got)
 	}
+}
+
+// BenchmarkMidgameSet searches 24 self-play midgame positions (8 each at
+// 44, 36 and 28 empties) to a fixed depth from a cold table; one op is the
+// whole set. OTHELLO_DEPTH overrides the depth (default 10).
+func BenchmarkMidgameSet(b *testing.B) {
+	depth := 10
+	if d, err := strconv.Atoi(os.Getenv("OTHELLO_DEPTH")); err == nil && d > 0 {
+		depth = d
+	}
+	var set []pos8
+	for _, e := range []int{44, 36, 28} {
+		set = append(set, endgameSet(8, e)...)
+	}
+	s := newSearcher8(Std, 20)
+	var nodes uint64
+	cpu0 := cpuTime()
+	for b.Loop() {
+		for _, pos := range set {
+			clear(s.tt)
+			var legal []int
+			for m := s.moves(pos); !m.isZero(); {
+				legal = append(legal, m.pop())
+			}
+			r := s.searchRoot(context.Background(), pos, legal, 0, time.Time{}, depth)
+			nodes += r.nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }
