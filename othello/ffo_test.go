@@ -110,10 +110,10 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// endgameSet returns n positions with the given empties from depth-4
-// self-play games (fixed seed): a broader endgame benchmark than one FFO
-// position, whose solve time swings with small ordering changes.
-func endgameSet(n, empties int) []pos8 {
+// selfPlaySet returns n positions with the given empties from depth-4
+// self-play games (fixed seed), for benchmarks broader than one position:
+// single solve times swing with small ordering changes.
+func selfPlaySet(n, empties int) []pos8 {
 	rng := rand.New(rand.NewPCG(7, uint64(empties)))
 	ts := NewTrainSearcher(18)
 	var out []pos8
@@ -131,7 +131,7 @@ func endgameSet(n, empties int) []pos8 {
 // BenchmarkEndgameSet20 solves 20 self-play positions at 20 empties, each
 // from a cold table (one op = the whole set).
 func BenchmarkEndgameSet20(b *testing.B) {
-	set := endgameSet(20, 20)
+	set := selfPlaySet(20, 20)
 	s := newSearcher8(Std, 20)
 	var nodes uint64
 	cpu0 := cpuTime()

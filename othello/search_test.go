@@ -313,7 +313,7 @@ func BenchmarkMidgameSet(b *testing.B) {
 	}
 	var set []pos8
 	for _, e := range []int{44, 36, 28} {
-		set = append(set, endgameSet(8, e)...)
+		set = append(set, selfPlaySet(8, e)...)
 	}
 	s := newSearcher8(Std, 20)
 	var nodes uint64
@@ -331,4 +331,63 @@ func BenchmarkMidgameSet(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// negamax8 is the reference for shallow pvs: full-width search to depth
+// plies (a pass uses none), exact below the same empties as pvs, the
+// static evaluation at the horizon.
+func negamax8(s *searcher8, pos pos8, depth int) int {
+	empties := s.empties(pos)
+	if depth >= empties || empties <= 2 {
+		return s.solve(pos, -infScore, infScore, empties)
+	}
+	m := s.moves(pos)
+	if m.isZero() {
+		if s.moves(pos.pass()).isZero() {
+			return s.final(pos)
+		}
+		return -negamax8(s, pos.pass(), depth)
+	}
+	if depth <= 0 {
+		return s.eval(pos, m)
+	}
+	best := -infScore
+	for !m.isZero() {
+		best = max(best, -negamax8(s, s.play(pos, m.pop()), depth-1))
+	}
+	return best
+}
+
+// TestShallowSearchMatchesNegamax checks pvs below the ProbCut depth (the
+// table, move ordering and the depth-1 search) against full-width negamax,
+// in every 8×8 mode and with exact, fail-low and fail-high windows.
+func TestShallowSearchMatchesNegamax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	n := 12
+	if raceEnabled || testing.Short() {
+		n = 4
+	}
+	for _, mode := range []Mode{Std, Anti, Reversi} {
+		sr := newSearcher8(mode, 12)
+		for i := range n {
+			st := randomPosition(rng, mode, 6+i*7%30)
+			p, o := st.masks8()
+			pos := pos8{p: p, o: o, pp: st.placedOf(st.Turn), op: st.placedOf(3 - st.Turn)}
+			for depth := 1; depth < probcutDepth; depth++ {
+				want := negamax8(sr, pos, depth)
+				for _, w := range [][2]int{{-infScore, infScore}, {want, want + 1}, {want - 1, want}, {want - 300, want + 300}} {
+					clear(sr.tt)
+					got := sr.pvs(pos, depth, w[0], w[1])
+					// Fail-soft: a fail-low result bounds the value from
+					// above, a fail-high result from below.
+					switch {
+					case want <= w[0] && (got > w[0] || got < want),
+						want >= w[1] && (got < w[1] || got > want),
+						want > w[0] && want < w[1] && got != want:
+						t.Fatalf("%v #%d depth %d window %v: pvs %d, negamax %d", mode, i, depth, w, got, want)
+					}
+				}
+			}
+		}
+	}
 }
