@@ -118,25 +118,52 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 // exactEmptiesFor is how many empties the root may try to solve exactly
 // given the hard limit.
 func exactEmptiesFor(hard time.Duration, size int) int {
-	// Measured: 20 empties take 0.3–1 s on one core (FFO #40: 0.8 s,
-	// 19 M nodes); each empty more costs about 2×.
-	n := 12
+	if size == 10 {
+		return exactEmpties10(hard)
+	}
+	// Measured: 20 empties take 0.2–0.8 s on one core from a cold table
+	// (FFO #40: 0.78 s, 19 M nodes; EndgameSet20: 0.28 s on average),
+	// each empty more about 2×, and less inside a game, where the table
+	// is warm (22–24 empties: 1.5–3.5 s at 60 s clocks). In games against
+	// NTest the discs were lost between 30 and 20 empties, while the
+	// engine solved from 20–21 and left 10 s of its clock unused.
+	switch {
+	case hard >= 10*time.Second:
+		return 24
+	case hard >= 5*time.Second:
+		return 23
+	case hard >= 2500*time.Millisecond:
+		return 22
+	case hard >= time.Second:
+		return 21
+	case hard >= 400*time.Millisecond:
+		return 20
+	case hard >= 150*time.Millisecond:
+		return 19
+	case hard >= 50*time.Millisecond:
+		return 17
+	case hard >= 20*time.Millisecond:
+		return 15
+	}
+	return 12
+}
+
+// exactEmpties10 is exactEmptiesFor on 10×10 boards.
+func exactEmpties10(hard time.Duration) int {
+	n := 10
 	switch {
 	case hard >= 5*time.Second:
-		n = 21
-	case hard >= 2*time.Second:
-		n = 20
-	case hard >= 700*time.Millisecond:
 		n = 19
-	case hard >= 250*time.Millisecond:
+	case hard >= 2*time.Second:
 		n = 18
-	case hard >= 80*time.Millisecond:
+	case hard >= 700*time.Millisecond:
+		n = 17
+	case hard >= 250*time.Millisecond:
 		n = 16
-	case hard >= 20*time.Millisecond:
+	case hard >= 80*time.Millisecond:
 		n = 14
-	}
-	if size == 10 {
-		n -= 2
+	case hard >= 20*time.Millisecond:
+		n = 12
 	}
 	return n
 }

@@ -18,6 +18,7 @@ const (
 	aspiration       = 300   // root aspiration half-window
 	probcutDepth     = 4     // ProbCut from this depth (trained evaluation only)
 	probcutMargin    = 600   // ProbCut margin: about 1.4 standard deviations
+	rootSolveAfter   = 10    // the root tries an exact solve after this depth
 )
 
 // rootResult is the outcome of a search.

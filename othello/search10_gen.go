@@ -760,7 +760,9 @@ func (s *searcher10) searchRoot(ctx context.Context, pos pos10, rootMoves []int,
 	}
 	empties := s.empties(pos)
 	for depth := 1; depth <= maxDepth; depth++ {
-		if depth > 6 && depth < empties && empties <= s.exactEmpties && empties <= maxDepth {
+		// Solve once a midgame iteration of depth 10 is in hand: if the
+		// solve runs out of time, that is the move played.
+		if depth > rootSolveAfter && depth < empties && empties <= s.exactEmpties && empties <= maxDepth {
 			depth = empties
 		}
 		best, bestSq := -infScore, -1

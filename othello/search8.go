@@ -758,7 +758,9 @@ func (s *searcher8) searchRoot(ctx context.Context, pos pos8, rootMoves []int, s
 	}
 	empties := s.empties(pos)
 	for depth := 1; depth <= maxDepth; depth++ {
-		if depth > 6 && depth < empties && empties <= s.exactEmpties && empties <= maxDepth {
+		// Solve once a midgame iteration of depth 10 is in hand: if the
+		// solve runs out of time, that is the move played.
+		if depth > rootSolveAfter && depth < empties && empties <= s.exactEmpties && empties <= maxDepth {
 			depth = empties
 		}
 		best, bestSq := -infScore, -1
