@@ -118,54 +118,39 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 // exactEmptiesFor is how many empties the root may try to solve exactly
 // given the hard limit.
 func exactEmptiesFor(hard time.Duration, size int) int {
+	steps, n := exactSteps8, 12
 	if size == 10 {
-		return exactEmpties10(hard)
+		steps, n = exactSteps10, 10
 	}
-	// Measured: 20 empties take 0.2–0.8 s on one core from a cold table
-	// (FFO #40: 0.78 s, 19 M nodes; EndgameSet20: 0.28 s on average),
-	// each empty more about 2×, and less inside a game, where the table
-	// is warm (22–24 empties: 1.5–3.5 s at 60 s clocks). In games against
-	// NTest the discs were lost between 30 and 20 empties, while the
-	// engine solved from 20–21 and left 10 s of its clock unused.
-	switch {
-	case hard >= 10*time.Second:
-		return 24
-	case hard >= 5*time.Second:
-		return 23
-	case hard >= 2500*time.Millisecond:
-		return 22
-	case hard >= time.Second:
-		return 21
-	case hard >= 400*time.Millisecond:
-		return 20
-	case hard >= 150*time.Millisecond:
-		return 19
-	case hard >= 50*time.Millisecond:
-		return 17
-	case hard >= 20*time.Millisecond:
-		return 15
-	}
-	return 12
-}
-
-// exactEmpties10 is exactEmptiesFor on 10×10 boards.
-func exactEmpties10(hard time.Duration) int {
-	n := 10
-	switch {
-	case hard >= 5*time.Second:
-		n = 19
-	case hard >= 2*time.Second:
-		n = 18
-	case hard >= 700*time.Millisecond:
-		n = 17
-	case hard >= 250*time.Millisecond:
-		n = 16
-	case hard >= 80*time.Millisecond:
-		n = 14
-	case hard >= 20*time.Millisecond:
-		n = 12
+	for _, st := range steps {
+		if hard >= st.hard {
+			return st.empties
+		}
 	}
 	return n
+}
+
+// exactStep: from this hard limit on, solve from this many empties.
+type exactStep struct {
+	hard    time.Duration
+	empties int
+}
+
+// exactSteps8: 20 empties take 0.2–0.8 s on one core from a cold table
+// (FFO #40: 0.78 s, 19 M nodes; EndgameSet20: 0.28 s on average), each
+// empty more about 2×, and less inside a game, where the table is warm
+// (22–24 empties: 1.5–3.5 s at 60 s clocks).
+var exactSteps8 = []exactStep{
+	{10 * time.Second, 24}, {5 * time.Second, 23}, {2500 * time.Millisecond, 22},
+	{time.Second, 21}, {400 * time.Millisecond, 20}, {150 * time.Millisecond, 19},
+	{50 * time.Millisecond, 17}, {20 * time.Millisecond, 15},
+}
+
+// exactSteps10: the 10×10 solver is slower per empty; these are the
+// 8×8 steps measured before the 8×8 solver got faster, less two empties.
+var exactSteps10 = []exactStep{
+	{5 * time.Second, 19}, {2 * time.Second, 18}, {700 * time.Millisecond, 17},
+	{250 * time.Millisecond, 16}, {80 * time.Millisecond, 14}, {20 * time.Millisecond, 12},
 }
 
 // Time management constants.

@@ -131,18 +131,25 @@ func selfPlaySet(n, empties int) []pos8 {
 // BenchmarkEndgameSet20 solves 20 self-play positions at 20 empties, each
 // from a cold table (one op = the whole set).
 func BenchmarkEndgameSet20(b *testing.B) {
-	set := selfPlaySet(20, 20)
+	benchSet(b, selfPlaySet(20, 20), func(s *searcher8, pos pos8) rootResult {
+		res := solveRoot(s, pos)
+		if !res.exact && s.moves(pos).count() > 1 { // a forced move is not searched
+			b.Fatalf("not solved exactly: depth %d", res.depth)
+		}
+		return res
+	})
+}
+
+// benchSet runs search on every position of set from a cold table (one op
+// = the whole set) and reports nodes and CPU seconds per op.
+func benchSet(b *testing.B, set []pos8, search func(s *searcher8, pos pos8) rootResult) {
 	s := newSearcher8(Std, 20)
 	var nodes uint64
 	cpu0 := cpuTime()
 	for b.Loop() {
 		for _, pos := range set {
 			clear(s.tt)
-			res := solveRoot(s, pos)
-			if !res.exact && s.moves(pos).count() > 1 { // a forced move is not searched
-				b.Fatalf("not solved exactly: depth %d", res.depth)
-			}
-			nodes += res.nodes
+			nodes += search(s, pos).nodes
 		}
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")

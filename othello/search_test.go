@@ -315,22 +315,13 @@ func BenchmarkMidgameSet(b *testing.B) {
 	for _, e := range []int{44, 36, 28} {
 		set = append(set, selfPlaySet(8, e)...)
 	}
-	s := newSearcher8(Std, 20)
-	var nodes uint64
-	cpu0 := cpuTime()
-	for b.Loop() {
-		for _, pos := range set {
-			clear(s.tt)
-			var legal []int
-			for m := s.moves(pos); !m.isZero(); {
-				legal = append(legal, m.pop())
-			}
-			r := s.searchRoot(context.Background(), pos, legal, 0, time.Time{}, depth)
-			nodes += r.nodes
+	benchSet(b, set, func(s *searcher8, pos pos8) rootResult {
+		var legal []int
+		for m := s.moves(pos); !m.isZero(); {
+			legal = append(legal, m.pop())
 		}
-	}
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		return s.searchRoot(context.Background(), pos, legal, 0, time.Time{}, depth)
+	})
 }
 
 // negamax8 is the reference for shallow pvs: full-width search to depth
