@@ -459,8 +459,9 @@ func (s *searcher8) pvs(pos pos8, depth, alpha, beta int) int {
 // pvs1 is pvs at depth 1 for a position whose moves m are known: no
 // table and no sort (anchors first, then square order), each child
 // evaluated as it is generated. A probe, a sort and a call per child cost
-// more here than the cutoffs they buy (MidgameSet at depth 12: 1.7× faster
-// for 10% more nodes).
+// more here than the cutoffs they buy (with mobility ordering from depth
+// 2, MidgameSet at depth 12 takes 2.8 CPU-s instead of 4.1, for 10% more
+// nodes).
 func (s *searcher8) pvs1(pos pos8, m bits8, alpha, beta int) int {
 	best := -infScore
 	first := m.and(s.anchorMask)
@@ -478,6 +479,9 @@ func (s *searcher8) pvs1(pos pos8, m bits8, alpha, beta int) int {
 			v = -s.pvs(child, 0, -beta, -max(alpha, best))
 		} else {
 			s.nodes++
+			if s.nodes&1023 == 0 {
+				s.checkTime()
+			}
 			v = -s.eval(child, cm)
 		}
 		if v > best {
