@@ -42,13 +42,15 @@ func ffoPos(t testing.TB, board string, black bool) pos8 {
 	return pos8{p: o, o: x}
 }
 
-func solveRoot(s *searcher8, pos pos8) rootResult {
+func solveRoot(s *searcher8, pos pos8) rootResult { return searchTo(s, pos, 64) }
+
+// searchTo searches pos from the root to depth plies (64: to the end).
+func searchTo(s *searcher8, pos pos8, depth int) rootResult {
 	var legal []int
-	m := s.moves(pos)
-	for !m.isZero() {
+	for m := s.moves(pos); !m.isZero(); {
 		legal = append(legal, m.pop())
 	}
-	return s.searchRoot(context.Background(), pos, legal, 0, time.Time{}, 64)
+	return s.searchRoot(context.Background(), pos, legal, 0, time.Time{}, depth)
 }
 
 func TestFFO40(t *testing.T) {

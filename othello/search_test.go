@@ -315,13 +315,7 @@ func BenchmarkMidgameSet(b *testing.B) {
 	for _, e := range []int{44, 36, 28} {
 		set = append(set, selfPlaySet(8, e)...)
 	}
-	benchSet(b, set, func(s *searcher8, pos pos8) rootResult {
-		var legal []int
-		for m := s.moves(pos); !m.isZero(); {
-			legal = append(legal, m.pop())
-		}
-		return s.searchRoot(context.Background(), pos, legal, 0, time.Time{}, depth)
-	})
+	benchSet(b, set, func(s *searcher8, pos pos8) rootResult { return searchTo(s, pos, depth) })
 }
 
 // negamax8 is the reference for shallow pvs: full-width search to depth
