@@ -318,6 +318,48 @@ func BenchmarkMidgameSet(b *testing.B) {
 	benchSet(b, set, func(s *searcher8, pos pos8) rootResult { return searchTo(s, pos, depth) })
 }
 
+// BenchmarkMoveLoss measures how far from perfect the midgame search plays
+// near the end: on 24 self-play positions at OTHELLO_EMPTIES (default 24)
+// empties, the exact value of the best move minus the exact value of the
+// move chosen by a search to OTHELLO_DEPTH (default 18), cold table. It
+// reports the mean loss in discs and the CPU time of the searches (the
+// exact values, about 14 s per position at 24 empties, are not counted).
+func BenchmarkMoveLoss(b *testing.B) {
+	depth, empties := 18, 24
+	if d, err := strconv.Atoi(os.Getenv("OTHELLO_DEPTH")); err == nil && d > 0 {
+		depth = d
+	}
+	if e, err := strconv.Atoi(os.Getenv("OTHELLO_EMPTIES")); err == nil && e > 0 {
+		empties = e
+	}
+	set := selfPlaySet(24, empties)
+	s := newSearcher8(Std, 20)
+	s.exactEmpties = 64 // solveRoot jumps to the solve after depth 10
+	var loss, n int
+	var cpu time.Duration
+	for b.Loop() {
+		for _, pos := range set {
+			if s.moves(pos).count() < 2 {
+				continue
+			}
+			clear(s.tt)
+			cpu0 := cpuTime()
+			res := searchTo(s, pos, depth)
+			cpu += cpuTime() - cpu0
+			clear(s.tt)
+			best := solveRoot(s, pos)
+			got := best.score
+			if res.move != best.move {
+				got = -s.solve(s.play(pos, res.move), -infScore, infScore, empties-1)
+			}
+			loss += (best.score - got) / discScale
+			n++
+		}
+	}
+	b.ReportMetric(float64(loss)/float64(n), "discs/move")
+	b.ReportMetric(cpu.Seconds()/float64(n), "search-cpu-s/move")
+}
+
 // negamax8 is the reference for shallow pvs: full-width search to depth
 // plies (a pass uses none), exact below the same empties as pvs, the
 // static evaluation at the horizon.
