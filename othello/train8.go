@@ -157,7 +157,12 @@ type FitOptions struct {
 	// Holdout is the fraction of samples, taken from the end (the last
 	// games), kept out of the fit to measure the error on unseen games.
 	Holdout float64
-	Log     func(epoch int, train, holdout float64)
+	// Mirror also trains on each position's mirror image. Rotations are
+	// covered by reading every pattern in every rotation; the mirror
+	// image makes the fit see the reflected configurations too, so each
+	// position informs twice as many table entries.
+	Mirror bool
+	Log    func(epoch int, train, holdout float64)
 }
 
 // FitPatterns fits the pattern weights (disc units) to the samples and
@@ -184,27 +189,37 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 		for _, k := range order {
 			x := &samples[k]
 			e := int(x.Empties)
-			patIndices(x.P, x.O, &idx)
-			// Each position also trains the stages of positions two
-			// empties away, so neighbouring stages share data.
-			st := patStage(e)
-			sts := [3]int{st, patStage(e + 2), patStage(e - 2)}
-			for j, s := range sts {
-				if slices.Contains(sts[:j], s) {
-					continue
+			images := 1
+			if opt.Mirror {
+				images = 2
+			}
+			for im := range images {
+				if im == 0 {
+					patIndices(x.P, x.O, &idx)
+				} else {
+					patIndices(flipVert8(x.P), flipVert8(x.O), &idx)
 				}
-				ws := w[s*patStageLen:][:patStageLen]
-				sc := ws[patOffset[numPatKinds]:]
-				d := stagePredict(ws, &idx, x.Mob) - label(x)
-				if s == st {
-					se += float64(d * d)
+				// Each position also trains the stages of positions two
+				// empties away, so neighbouring stages share data.
+				st := patStage(e)
+				sts := [3]int{st, patStage(e + 2), patStage(e - 2)}
+				for j, s := range sts {
+					if slices.Contains(sts[:j], s) {
+						continue
+					}
+					ws := w[s*patStageLen:][:patStageLen]
+					sc := ws[patOffset[numPatKinds]:]
+					d := stagePredict(ws, &idx, x.Mob) - label(x)
+					if s == st && im == 0 {
+						se += float64(d * d)
+					}
+					g := lr * d
+					for _, i := range idx {
+						ws[i] = ws[i]*decay - g
+					}
+					sc[scalarBias] -= g * 0.1
+					sc[scalarMob] -= g * 0.01 * float32(x.Mob)
 				}
-				g := lr * d
-				for _, i := range idx {
-					ws[i] = ws[i]*decay - g
-				}
-				sc[scalarBias] -= g * 0.1
-				sc[scalarMob] -= g * 0.01 * float32(x.Mob)
 			}
 		}
 		if opt.Log != nil {
@@ -242,3 +257,43 @@ func stagePredict(ws []float32, idx *[numPatInst]int32, mob int8) float32 {
 
 // WritePatternModel writes fitted weights in the embedded model format.
 func WritePatternModel(w io.Writer, weights []int16) error { return encodePatModel(w, weights) }
+
+// ErrStat is a model's error on the samples with one number of empties.
+type ErrStat struct {
+	N    int
+	RMSE float64 // discs, against the samples' final results
+}
+
+// ModelErrors measures a pattern model (the bytes of a model file, or the
+// embedded model when nil) against the samples' final results, by empties.
+// Below the self-play's solve-at empties the results are exact values, so
+// those rows are the evaluation's error against perfect play.
+func ModelErrors(samples []TrainSample, model []byte) ([61]ErrStat, error) {
+	var out [61]ErrStat
+	m := stdModel()
+	if model != nil {
+		var err error
+		if m, err = decodePatModel(model); err != nil {
+			return out, err
+		}
+	}
+	if m == nil {
+		return out, errors.New("no pattern model")
+	}
+	var se [61]float64
+	for _, x := range samples {
+		e := int(x.Empties)
+		if e < 0 || e > 60 {
+			continue
+		}
+		d := float64(m.eval(x.P, x.O, e, int(x.Mob)))/discScale - float64(x.Target)
+		se[e] += d * d
+		out[e].N++
+	}
+	for e := range out {
+		if out[e].N > 0 {
+			out[e].RMSE = math.Sqrt(se[e] / float64(out[e].N))
+		}
+	}
+	return out, nil
+}

@@ -3,13 +3,16 @@
 //
 //	othello-train gen -games 40000 -o /tmp/std.samples   # self-play data
 //	othello-train fit -i /tmp/std.samples -o othello/pattern8.bin.gz
+//	othello-train check -i /tmp/other.samples            # error by empties
 //
 // gen plays games from FlipSight's random 12-disc openings (plus a few
 // random moves) with a fixed-depth search, solves them exactly from
 // -solve-at empties, and writes every searched position labelled with the
 // final disc difference for its mover. fit runs a least-squares fit of the
 // pattern weights by stochastic gradient descent. Both are deterministic
-// for a seed and a worker count.
+// for a seed and a worker count. check prints a model's error against the
+// final results of a samples file, by empties (exact values below the
+// self-play's -solve-at), to compare models on games neither was fitted on.
 package main
 
 import (
@@ -38,15 +41,17 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: othello-train gen|fit [flags]")
+		return errors.New("usage: othello-train gen|fit|check [flags]")
 	}
 	switch args[0] {
 	case "gen":
 		return gen(ctx, args[1:], stderr)
 	case "fit":
 		return fit(args[1:], stdout, stderr)
+	case "check":
+		return check(args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown subcommand %q: want gen or fit", args[0])
+	return fmt.Errorf("unknown subcommand %q: want gen, fit or check", args[0])
 }
 
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
@@ -120,6 +125,7 @@ func fit(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&opt.Rate, "rate", 0.003, "learning rate")
 	fs.Float64Var(&opt.L2, "l2", 1e-5, "weight decay per update")
 	fs.Float64Var(&opt.ScoreWeight, "score-weight", 0, "weight of the self-play search score in the label (0: game results only)")
+	fs.BoolVar(&opt.Mirror, "mirror", false, "also train on each position's mirror image")
 	fs.Float64Var(&opt.Holdout, "holdout", 0.05, "fraction of samples (the last games) kept out to measure the error")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -127,12 +133,7 @@ func fit(args []string, stdout, stderr io.Writer) error {
 	if *in == "" || *out == "" {
 		return errors.New("fit: -i and -o are required")
 	}
-	f, err := os.Open(*in)
-	if err != nil {
-		return err
-	}
-	samples, err := othello.ReadSamples(f)
-	f.Close()
+	samples, err := readSamplesFile(*in)
 	if err != nil {
 		return err
 	}
@@ -150,4 +151,50 @@ func fit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return o.Close()
+}
+
+func check(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	in := fs.String("i", "", "samples file (from gen)")
+	model := fs.String("model", "", "model file (default: the embedded model)")
+	tail := fs.Float64("tail", 1, "fraction of the samples to use, from the end (fit's -holdout takes the same games)")
+	maxE := fs.Int("max-empties", 40, "last empties row to print")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *in == "" || !(*tail > 0 && *tail <= 1) {
+		return errors.New("check: -i is required and -tail must be in (0, 1]")
+	}
+	samples, err := readSamplesFile(*in)
+	if err != nil {
+		return err
+	}
+	samples = samples[len(samples)-int(float64(len(samples))**tail):]
+	var mb []byte
+	if *model != "" {
+		if mb, err = os.ReadFile(*model); err != nil {
+			return err
+		}
+	}
+	st, err := othello.ModelErrors(samples, mb)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d samples\nempties  positions  rmse(discs)\n", len(samples))
+	for e, s := range st[:min(max(*maxE, 0), 60)+1] {
+		if s.N > 0 {
+			fmt.Fprintf(stdout, "%7d  %9d  %6.2f\n", e, s.N, s.RMSE)
+		}
+	}
+	return nil
+}
+
+func readSamplesFile(name string) ([]othello.TrainSample, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return othello.ReadSamples(f)
 }

@@ -28,7 +28,7 @@ func TestGenThenFit(t *testing.T) {
 	if err != nil || len(s) < 6*20 {
 		t.Fatalf("gen wrote %d samples (%v)", len(s), err)
 	}
-	if err := run(context.Background(), []string{"fit", "-i", samples, "-o", model, "-epochs", "2", "-score-weight", "0.5"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"fit", "-i", samples, "-o", model, "-epochs", "2", "-score-weight", "0.5", "-mirror"}, &out, &errs); err != nil {
 		t.Fatalf("fit: %v", err)
 	}
 	if !strings.Contains(out.String(), "epoch 2:") {
@@ -37,10 +37,19 @@ func TestGenThenFit(t *testing.T) {
 	if fi, err := os.Stat(model); err != nil || fi.Size() == 0 {
 		t.Fatalf("no model written (%v)", err)
 	}
+	out.Reset()
+	if err := run(context.Background(), []string{"check", "-i", samples, "-model", model, "-tail", "0.5"}, &out, &errs); err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	// A header and one row per empties count up to 40 (games of 6 × ~25 own
+	// searched positions cover most of them).
+	if !strings.Contains(out.String(), "rmse(discs)") || strings.Count(out.String(), "\n") < 20 {
+		t.Fatalf("check printed no error table:\n%s", out.String())
+	}
 }
 
 func TestBadArguments(t *testing.T) {
-	for _, args := range [][]string{nil, {"train"}, {"gen"}, {"fit"}, {"fit", "-i", "/nonexistent", "-o", "/tmp/x"}} {
+	for _, args := range [][]string{nil, {"train"}, {"gen"}, {"fit"}, {"fit", "-i", "/nonexistent", "-o", "/tmp/x"}, {"check"}, {"check", "-i", "/nonexistent"}, {"check", "-i", "/dev/null", "-tail", "0"}} {
 		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)
 		}
