@@ -9,10 +9,13 @@
 // random moves) with a fixed-depth search, solves them exactly from
 // -solve-at empties, and writes every searched position labelled with the
 // final disc difference for its mover. fit runs a least-squares fit of the
-// pattern weights by stochastic gradient descent. Both are deterministic
-// for a seed and a worker count. check prints a model's error against the
-// final results of a samples file, by empties (exact values below the
-// self-play's -solve-at), to compare models on games neither was fitted on.
+// pattern weights by stochastic gradient descent; it is deterministic for
+// a seed. gen is deterministic for a seed with -workers 1; with more, the
+// games are the same openings but each worker's transposition table carries
+// over between its games and the file order follows timing. check prints
+// a model's error against the final results of a samples file, by empties
+// (exact values below the self-play's -solve-at), to compare models on
+// games neither was fitted on.
 package main
 
 import (
