@@ -188,21 +188,21 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 		var se float64
 		for _, k := range order {
 			x := &samples[k]
+			// Each position also trains the stages of positions two
+			// empties away, so neighbouring stages share data.
 			e := int(x.Empties)
+			st := patStage(e)
+			sts := [3]int{st, patStage(e + 2), patStage(e - 2)}
 			images := 1
 			if opt.Mirror {
 				images = 2
 			}
 			for im := range images {
-				if im == 0 {
-					patIndices(x.P, x.O, &idx)
-				} else {
-					patIndices(flipVert8(x.P), flipVert8(x.O), &idx)
+				p, o := x.P, x.O
+				if im == 1 {
+					p, o = flipVert8(p), flipVert8(o)
 				}
-				// Each position also trains the stages of positions two
-				// empties away, so neighbouring stages share data.
-				st := patStage(e)
-				sts := [3]int{st, patStage(e + 2), patStage(e - 2)}
+				patIndices(p, o, &idx)
 				for j, s := range sts {
 					if slices.Contains(sts[:j], s) {
 						continue
