@@ -104,3 +104,41 @@ func TestFitMirror(t *testing.T) {
 	}
 	t.Logf("mean |eval − eval of the mirror image|: %.2f discs with Mirror, %.2f without", mirrored, plain)
 }
+
+// TestModelErrors: a model of zero weights predicts 0, so its error at each
+// number of empties is the root mean square of the results there; a broken
+// model file is an error.
+func TestModelErrors(t *testing.T) {
+	s := NewTrainSearcher(12)
+	rng := rand.New(rand.NewPCG(3, 3))
+	var all []TrainSample
+	for range 5 {
+		all = append(all, SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)...)
+	}
+	var buf bytes.Buffer
+	if err := WritePatternModel(&buf, make([]int16, patStages*patStageLen)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ModelErrors(all, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sq [61]float64
+	var n [61]int
+	for _, x := range all {
+		sq[x.Empties] += float64(x.Target) * float64(x.Target)
+		n[x.Empties]++
+	}
+	for e := range got {
+		want := 0.0
+		if n[e] > 0 {
+			want = math.Sqrt(sq[e] / float64(n[e]))
+		}
+		if got[e].N != n[e] || math.Abs(got[e].RMSE-want) > 1e-9 {
+			t.Fatalf("empties %d: got %d samples, rmse %.3f; want %d, %.3f", e, got[e].N, got[e].RMSE, n[e], want)
+		}
+	}
+	if _, err := ModelErrors(all, []byte("not a model")); err == nil {
+		t.Fatal("a broken model file was accepted")
+	}
+}
