@@ -63,6 +63,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	engB := fs.String("b", "", "engine B command")
 	clock := fs.Duration("clock", 60*time.Second, "clock per leg per colour")
 	maxThink := fs.Duration("max-think", 10*time.Second, "budget_ms cap (the connector's --max-think-seconds)")
+	clockB := fs.Duration("b-clock", 0, "engine B's own clock per leg (0: -clock), e.g. for a fixed-depth reference engine")
+	maxThinkB := fs.Duration("b-max-think", 0, "engine B's own budget_ms cap (0: -max-think)")
 	seed := fs.Uint64("seed", 1, "random seed for the openings")
 	par := fs.Int("j", 1, "matches played at once")
 	quiet := fs.Bool("q", false, "print only the summary")
@@ -77,6 +79,9 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	}
 	if *n < 1 || *par < 1 {
 		return errors.New("-n and -j must be at least 1")
+	}
+	if *clockB < 0 || *maxThinkB < 0 {
+		return errors.New("-b-clock and -b-max-think must not be negative")
 	}
 	var list []othello.Mode
 	if *modes == "all" {
@@ -101,7 +106,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 				return &nboard.Engine{Command: *engB, Dir: *nbDir, Depth: *nbDepth, Stderr: stderr}
 			}
 		}
-		t := playMode(ctx, mode, *n, *par, *seed, *engA, newB, *clock, *maxThink, *quiet, stdout, stderr)
+		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB}
+		t := playMode(ctx, mode, *n, *par, *seed, *engA, newB, lim, *quiet, stdout, stderr)
 		printSummary(stdout, mode, t)
 		failedA = failedA || len(t.failures[0]) > 0
 		if ctx.Err() != nil {
@@ -114,7 +120,10 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	return nil
 }
 
-func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, engA string, newB func() match.Asker, clock, maxThink time.Duration, quiet bool, stdout, stderr io.Writer) *tally {
+// limits are the clocks and budget caps of a run.
+type limits struct{ clock, maxThink, clockB, maxThinkB time.Duration }
+
+func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, engA string, newB func() match.Asker, lim limits, quiet bool, stdout, stderr io.Writer) *tally {
 	t := &tally{failures: [2]map[string]int{{}, {}}}
 	var mu sync.Mutex
 	jobs := make(chan int)
@@ -127,7 +136,7 @@ func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, e
 				rng := rand.New(rand.NewPCG(seed, uint64(i)*1000+uint64(mode)))
 				start, opening := match.RandomOpening(mode, rng)
 				cfg := match.Config{
-					Mode: mode, Clock: clock, MaxThink: maxThink, MatchID: int64(i + 1),
+					Mode: mode, Clock: lim.clock, MaxThink: lim.maxThink, ClockB: lim.clockB, MaxThinkB: lim.maxThinkB, MatchID: int64(i + 1),
 					NewEngine: func(p, _ int) match.Asker {
 						if p == 0 {
 							return jsonline.NewProc(engA, stderr)

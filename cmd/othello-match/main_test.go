@@ -88,7 +88,7 @@ func TestFailuresOfAExitCode(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
-	for _, args := range [][]string{{}, {"-a", "x"}, {"-a", "x", "-b", "y", "-mode", "chess"}, {"-a", "x", "-b", "y", "-n", "0"}} {
+	for _, args := range [][]string{{}, {"-a", "x"}, {"-a", "x", "-b", "y", "-mode", "chess"}, {"-a", "x", "-b", "y", "-n", "0"}, {"-a", "x", "-b", "y", "-b-clock", "-1s"}} {
 		if err := run(context.Background(), args, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}

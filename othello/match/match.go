@@ -34,6 +34,11 @@ type Config struct {
 	// MaxThink caps budget_ms like the connector's --max-think-seconds
 	// (default 10 s); budget_ms = min(MaxThink, remaining − 750 ms).
 	MaxThink time.Duration
+	// ClockB and MaxThinkB, when positive, replace Clock and MaxThink for
+	// participant B only: a reference engine searching to a fixed depth
+	// ignores the clock, so giving it room measures its play, not how
+	// it copes with a clock it does not read.
+	ClockB, MaxThinkB time.Duration
 	// NewEngine starts participant p's engine (0 = A, 1 = B) for one leg.
 	NewEngine func(participant, leg int) Asker
 	// MatchID is echoed in requests.
@@ -178,7 +183,19 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 	if blocked == nil {
 		blocked = []int{}
 	}
+	// Per colour: the clock and budget cap of the participant playing it.
 	clocks := [2]time.Duration{cfg.Clock, cfg.Clock}
+	caps := [2]time.Duration{cfg.MaxThink, cfg.MaxThink}
+	bColour := 1 // B's colour − 1: white in leg 0, black in leg 1
+	if leg == 1 {
+		bColour = 0
+	}
+	if cfg.ClockB > 0 {
+		clocks[bColour] = cfg.ClockB
+	}
+	if cfg.MaxThinkB > 0 {
+		caps[bColour] = cfg.MaxThinkB
+	}
 	revision := 0
 	fail := func(color int, kind, detail string) Leg {
 		l.Failed, l.Failure, l.FailureDetail = color, kind, detail
@@ -206,7 +223,7 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 			legal = []int{}
 		}
 		remaining := clocks[c-1]
-		budget := min(cfg.MaxThink, remaining-750*time.Millisecond)
+		budget := min(caps[c-1], remaining-750*time.Millisecond)
 		board := make([]int, len(s.Cells))
 		for i, v := range s.Cells {
 			board[i] = int(v)

@@ -3,11 +3,13 @@ package match
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/jsonline"
 )
 
 func TestRandomOpening(t *testing.T) {
@@ -95,6 +97,63 @@ func TestPlayAdjudication(t *testing.T) {
 	for i, l := range res.Legs {
 		if l.Failed != 0 || l.Result != l.Discs {
 			t.Errorf("leg %d: %+v", i, l)
+		}
+	}
+}
+
+// sleeper answers its first legal move after a fixed delay.
+type sleeper struct{ d time.Duration }
+
+func (a *sleeper) Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error) {
+	if a.d > timeout {
+		time.Sleep(timeout)
+		return 0, fmt.Errorf("%w: killed at the budget", jsonline.ErrEngine)
+	}
+	time.Sleep(a.d)
+	return (&asker{}).Ask(ctx, req, size, timeout)
+}
+
+func (a *sleeper) Close() error { return nil }
+
+// TestClockB: B's own clock and budget cap apply to B in both legs (B is
+// white in leg 0 and black in leg 1), and A keeps the shared ones.
+func TestClockB(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	start, opening := RandomOpening(othello.Std, rng)
+	slowB := func(p, _ int) Asker {
+		if p == 0 {
+			return &asker{}
+		}
+		return &sleeper{d: 40 * time.Millisecond}
+	}
+	// 30 moves of 40 ms do not fit a 1 s clock (750 ms margin) nor a 20 ms cap.
+	cfg := Config{Mode: othello.Std, Clock: time.Second, MaxThink: 20 * time.Millisecond, NewEngine: slowB}
+	res := Play(context.Background(), cfg, start, opening)
+	for i, l := range res.Legs {
+		bColour := []int{othello.White, othello.Black}[i]
+		if l.Failed != bColour || l.Failure != FailTimeout {
+			t.Errorf("shared clock, leg %d: failed %d (%s), want B's colour %d on time", i, l.Failed, l.Failure, bColour)
+		}
+	}
+	cfg.ClockB, cfg.MaxThinkB = 10*time.Second, time.Second
+	res = Play(context.Background(), cfg, start, opening)
+	for i, l := range res.Legs {
+		if l.Failed != 0 || l.Result != l.Discs {
+			t.Errorf("B's own clock, leg %d: %+v", i, l)
+		}
+	}
+	// A under the same 20 ms cap as before but slow itself fails.
+	cfg.NewEngine = func(p, _ int) Asker {
+		if p == 0 {
+			return &sleeper{d: 40 * time.Millisecond}
+		}
+		return &asker{}
+	}
+	res = Play(context.Background(), cfg, start, opening)
+	for i, l := range res.Legs {
+		aColour := []int{othello.Black, othello.White}[i]
+		if l.Failed != aColour {
+			t.Errorf("slow A, leg %d: failed %d, want A's colour %d", i, l.Failed, aColour)
 		}
 	}
 }
