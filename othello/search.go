@@ -17,7 +17,7 @@ const (
 	evalOrderWeight  = 64    // … weighted so that 4 discs weigh as one reply
 	aspiration       = 300   // root aspiration half-window
 	probcutDepth     = 4     // ProbCut from this depth (trained evaluation only)
-	probcutMargin    = 600   // ProbCut margin: about 1.4 standard deviations
+	probcutMargin    = 600   // ProbCut margin: 1.5–4 standard deviations (margins of 1.5 or 2 by empties lost in self-play)
 	rootSolveAfter   = 10    // the root tries an exact solve after this depth
 )
 
@@ -28,4 +28,15 @@ type rootResult struct {
 	depth int // completed depth; ≥ empties means exact
 	exact bool
 	nodes uint64
+}
+
+// probcutShallow is the depth of ProbCut's shallow search for a deep
+// search of depth d: about half, with the same parity (odd and even depths
+// differ by a bias of a few discs).
+func probcutShallow(d int) int {
+	ds := d / 2
+	if (d-ds)&1 == 1 {
+		ds--
+	}
+	return ds
 }

@@ -2,6 +2,7 @@ package othello
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -193,9 +194,24 @@ func TestTimePlan(t *testing.T) {
 		if lim := time.Duration(max(tc.budget/2, minThinkMs)) * time.Millisecond; tc.budget > 0 && hard > lim {
 			t.Errorf("%+v: hard %v above half the budget", tc, hard)
 		}
-		if lim := time.Duration(max(tc.rem/4, minThinkMs)) * time.Millisecond; hard > lim {
-			t.Errorf("%+v: hard %v above a quarter of the clock", tc, hard)
+		// A quarter of the clock at most, half once a solve is in reach.
+		share := int64(4)
+		if tc.empties <= solveZone(8) {
+			share = 2
 		}
+		if lim := time.Duration(max(tc.rem/share, minThinkMs)) * time.Millisecond; hard > lim {
+			t.Errorf("%+v: hard %v above 1/%d of the clock", tc, hard, share)
+		}
+	}
+	// At 60 s clocks the first solvable position gets more than the
+	// quarter: 14 s left at 23 empties allow a 23-empty solve.
+	s := NewState(Std)
+	for i := range s.Cells[:64-23] {
+		s.Cells[i] = Black
+	}
+	_, hard := e.timePlan(&Position{State: s, RemainingMs: 14000, BudgetMs: 10000}, overheadMs)
+	if got := exactEmptiesFor(hard, 8); got < 23 {
+		t.Errorf("14 s left at 23 empties: hard %v solves from %d empties", hard, got)
 	}
 }
 
@@ -417,4 +433,52 @@ func TestShallowSearchMatchesNegamax(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkProbCutSigma measures what ProbCut relies on: how far a
+// shallow search's score is from a deep one's. On self-play positions at
+// 50, 42, 34 and 28 empties it searches each to depths 1…OTHELLO_DEPTH
+// (default 12, full window, one table per position) and logs (-v), per
+// empties and depth d, the mean and standard deviation in discs of
+// score(d) − score(ds) for the shallow depth ds that pvs pairs with d. It
+// reports the overall standard deviation.
+func BenchmarkProbCutSigma(b *testing.B) {
+	maxD := 12
+	if d, err := strconv.Atoi(os.Getenv("OTHELLO_DEPTH")); err == nil && d >= probcutDepth {
+		maxD = d
+	}
+	const n = 24
+	sets := map[int][]pos8{}
+	for _, e := range []int{50, 42, 34, 28} {
+		sets[e] = selfPlaySet(n, e)
+	}
+	s := newSearcher8(Std, 20)
+	var all, all2 float64
+	var cnt int
+	for b.Loop() {
+		for _, e := range []int{50, 42, 34, 28} {
+			var sum, sum2 [64]float64
+			for _, pos := range sets[e] {
+				clear(s.tt)
+				var v [64]int
+				for d := 1; d <= maxD; d++ {
+					v[d] = s.pvs(pos, d, -infScore, infScore)
+				}
+				for d := probcutDepth; d <= maxD; d++ {
+					x := float64(v[d]-v[probcutShallow(d)]) / discScale
+					sum[d] += x
+					sum2[d] += x * x
+					all += x
+					all2 += x * x
+					cnt++
+				}
+			}
+			for d := probcutDepth; d <= maxD; d++ {
+				m := sum[d] / n
+				b.Logf("empties %d depth %2d/%d: mean %+.2f sd %.2f discs", e, d, probcutShallow(d), m, math.Sqrt(max(sum2[d]/n-m*m, 0)))
+			}
+		}
+	}
+	m := all / float64(cnt)
+	b.ReportMetric(math.Sqrt(all2/float64(cnt)-m*m), "sd-discs")
 }
