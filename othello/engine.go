@@ -235,7 +235,8 @@ func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration
 		// from about 24 empties on (then every move is a table lookup),
 		// so plan for the own moves before that and a few for the solve.
 		// Measured at 60 s clocks: planning for own−7 moves left 15 s of
-		// the clock unused at the end of the game.
+		// the clock unused at the end of the game, own−10 8–13 s, own−11
+		// (with the larger share for the first solve below) 6–8 s.
 		plan := int64(own)
 		if p.State.Mode.Size() == 8 {
 			plan = max(int64(own)-11, 3)
