@@ -407,8 +407,9 @@ func (s *searcher8) pvs(pos pos8, depth, alpha, beta int) int {
 	if s.usePattern && depth >= probcutDepth {
 		// ProbCut: a shallow search predicts the deep one (same-parity
 		// depth pairs differ by a standard deviation of 1.5–2.8 discs
-		// before 34 empties and 3–4 at 28, BenchmarkProbCutSigma), so a
-		// shallow result far outside the window cuts the node.
+		// from 50 to 34 empties and 2.7–4.2 at 28 on the std model,
+		// BenchmarkProbCutSigma), so a shallow result far outside the
+		// window cuts the node.
 		ds := probcutShallow(depth)
 		if bound := beta + s.probcutMargin; bound < maxEval {
 			if v := s.pvs(pos, ds, bound-1, bound); v >= bound && !s.aborted {
