@@ -81,12 +81,7 @@ func abs8(v int8) int8 {
 // well, so the model scores a position and its mirror image alike, which a
 // fit on the positions alone does not.
 func TestFitMirror(t *testing.T) {
-	s := NewTrainSearcher(12)
-	rng := rand.New(rand.NewPCG(5, 5))
-	var all []TrainSample
-	for range 20 {
-		all = append(all, SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)...)
-	}
+	all := quickSamples(20, 5)
 	asym := func(mirror bool) float64 {
 		w := FitPatterns(all, FitOptions{Epochs: 4, Rate: 0.003, Mirror: mirror}, rand.New(rand.NewPCG(1, 1)))
 		m := &patModel{w: w}
@@ -109,12 +104,7 @@ func TestFitMirror(t *testing.T) {
 // number of empties is the root mean square of the results there; a broken
 // model file is an error.
 func TestModelErrors(t *testing.T) {
-	s := NewTrainSearcher(12)
-	rng := rand.New(rand.NewPCG(3, 3))
-	var all []TrainSample
-	for range 5 {
-		all = append(all, SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)...)
-	}
+	all := quickSamples(5, 3)
 	var buf bytes.Buffer
 	if err := WritePatternModel(&buf, make([]int16, patStages*patStageLen)); err != nil {
 		t.Fatal(err)
@@ -141,4 +131,16 @@ func TestModelErrors(t *testing.T) {
 	if _, err := ModelErrors(all, []byte("not a model")); err == nil {
 		t.Fatal("a broken model file was accepted")
 	}
+}
+
+// quickSamples plays that many fast self-play games (depth 1, exact from 8
+// empties) from seed and returns their samples.
+func quickSamples(games int, seed uint64) []TrainSample {
+	s := NewTrainSearcher(12)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var all []TrainSample
+	for range games {
+		all = append(all, SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)...)
+	}
+	return all
 }
