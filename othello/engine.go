@@ -145,12 +145,17 @@ type exactStep struct {
 }
 
 // exactSteps8: 20 empties take 0.2–0.8 s on one core from a cold table
-// (FFO #40: 0.78 s, 19 M nodes; EndgameSet20: 0.28 s on average), each
-// empty more about 2×, and less inside a game, where the table is warm
-// (22–24 empties: 1.5–3.5 s at 60 s clocks).
+// (FFO #40: 0.5 s, 12 M nodes; EndgameSet20: 0.33 s on average), each
+// empty more about 2–3× (EndgameSet24: 18 s on average at 24 empties),
+// but much less inside a game, where the table is warm: the first solves
+// of 175 legs against NTest at 60 s clocks (with the older, smaller steps)
+// took 0.8 s at 22 empties (median; 90% under 1.7 s), 1.1 s at 23 (3.1 s)
+// and 1.2 s at 24 (2.6 s, 14 legs); with these steps, 24-empty solves
+// took 3.3 s (median of 8 legs; at most 5.6 s) and none ran out of time.
+// A solve that does not finish plays the depth-10 move.
 var exactSteps8 = []exactStep{
-	{10 * time.Second, 24}, {5 * time.Second, 23}, {2500 * time.Millisecond, 22},
-	{time.Second, 21}, {400 * time.Millisecond, 20}, {150 * time.Millisecond, 19},
+	{7 * time.Second, 25}, {4500 * time.Millisecond, 24}, {3 * time.Second, 23},
+	{2 * time.Second, 22}, {time.Second, 21}, {400 * time.Millisecond, 20}, {150 * time.Millisecond, 19},
 	{50 * time.Millisecond, 17}, {20 * time.Millisecond, 15},
 }
 
@@ -249,14 +254,16 @@ func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration
 	if e.opts.FixedTime > 0 {
 		hardMs = softMs
 	}
-	// A quarter of what is usable at most, but half once an exact solve
-	// is in reach: after it every move is a table lookup (at 60 s clocks
-	// the quarter left ~10 s of the clock unused at the end of each game).
-	share := int64(4)
+	// A quarter of what is usable at most, but two thirds once an exact
+	// solve is in reach: after it every move is a table lookup, and if it
+	// does not finish, what is left still solves a few empties later. (At
+	// 60 s clocks a quarter left ~10 s of the clock unused at the end of
+	// each game, half 8.4 s.)
+	limit := usable / 4
 	if empties <= solveZone(p.State.Mode.Size()) {
-		share = 2
+		limit = usable * 2 / 3
 	}
-	hardMs = min(hardMs, usable/share, budget/2)
+	hardMs = min(hardMs, limit, budget/2)
 	softMs = min(softMs, hardMs)
 	hardMs = max(hardMs, minThinkMs)
 	softMs = max(softMs, minThinkMs)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -156,4 +157,22 @@ func benchSet(b *testing.B, set []pos8, search func(s *searcher8, pos pos8) root
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// BenchmarkEndgameSet24 solves 6 self-play positions at 24 empties, each
+// from a cold table (one op = the whole set): the empties where the clock
+// decides whether the root can solve.
+func BenchmarkEndgameSet24(b *testing.B) {
+	n, e := 6, 24
+	if v, err := strconv.Atoi(os.Getenv("OTHELLO_EMPTIES")); err == nil && v >= 12 && v <= 30 {
+		e = v
+	}
+	benchSet(b, selfPlaySet(n, e), func(s *searcher8, pos pos8) rootResult {
+		s.exactEmpties = e // as the engine does when the clock allows it
+		res := solveRoot(s, pos)
+		if !res.exact && s.moves(pos).count() > 1 {
+			b.Fatalf("not solved exactly: depth %d", res.depth)
+		}
+		return res
+	})
 }

@@ -245,6 +245,9 @@ func (s *searcher8) store(pos pos8, depth, alpha, beta, score, move int) {
 	if e.pos != pos && e.gen == s.gen && int(e.depth) > depth {
 		return
 	}
+	if e.pos == pos && int(e.depth) >= exactDepth && depth < exactDepth {
+		return // a search to a depth knows less than the solver's bounds
+	}
 	lo, hi := -infScore, infScore
 	if e.pos == pos && int(e.depth) == depth {
 		lo, hi = int(e.lower), int(e.upper)
@@ -324,7 +327,9 @@ func (s *searcher8) solveChild(c *moveScore8, alpha, beta, empties int) int {
 // the square table breaking ties.
 func (s *searcher8) orderSolve(pos pos8, m bits8, hashMove int, list []moveScore8) []moveScore8 {
 	list = list[:0]
-	deep := s.usePattern && s.empties(pos) >= evalOrderEmpties
+	empties := s.empties(pos)
+	deep := s.usePattern && empties >= evalOrderEmpties
+	searchOrder := s.usePattern && empties >= searchOrderEmpties
 	empty := s.playable.andNot(pos.p.or(pos.o))
 	for !m.isZero() {
 		sq := m.pop()
@@ -341,7 +346,9 @@ func (s *searcher8) orderSolve(pos pos8, m bits8, hashMove int, list []moveScore
 		if empty.and(s.quadrants[s.quadrant[sq]]).count()%2 == 1 {
 			sc += parityBonus
 		}
-		if deep {
+		if searchOrder {
+			sc -= s.pvs(child, searchOrderDepth, -infScore, infScore) * searchOrderWeight / discScale
+		} else if deep {
 			sc -= s.eval(child, om) * evalOrderWeight / discScale
 		}
 		if sq == hashMove {
