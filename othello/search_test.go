@@ -208,15 +208,15 @@ func TestTimePlan(t *testing.T) {
 	// there, and 8 s at 22 empties (after a solve that did not finish)
 	// still solve from 22.
 	for _, tc := range []struct {
-		rem          int64
-		empties, min int
+		rem           int64
+		empties, want int
 	}{{11000, 24, 24}, {8000, 22, 22}} {
 		s := NewState(Std)
 		for i := range s.Cells[:64-tc.empties] {
 			s.Cells[i] = Black
 		}
 		_, hard := e.timePlan(&Position{State: s, RemainingMs: tc.rem, BudgetMs: 10000}, overheadMs)
-		if got := exactEmptiesFor(hard, 8); got < tc.min {
+		if got := exactEmptiesFor(hard, 8); got < tc.want {
 			t.Errorf("%d ms left at %d empties: hard %v solves from %d empties", tc.rem, tc.empties, hard, got)
 		}
 	}
