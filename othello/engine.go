@@ -34,6 +34,7 @@ type clockObs struct {
 	used      int64     // ms our search took then
 	at        time.Time // when it was answered
 	overhead  float64   // moving average of the lost ms per move
+	seen      int       // losses measured so far
 }
 
 // EngineOptions tune an Engine. The zero value is usable.
@@ -173,13 +174,11 @@ const (
 	minThinkMs = 5
 )
 
-// timePlan turns the clock into a soft limit (no new iteration after 60% of
-// it) and a hard deadline. Both legs of a match run at once, and the
-// connector kills the engine at budget_ms, so the hard limit stays well
-// below both the budget and the remaining clock.
 // observe returns the per-move overhead (ms) to plan with for a clock:
 // at least overheadMs, more when the clock has been losing time outside
-// our searches.
+// our searches. The first loss measured replaces the default outright: a
+// connector that polls once a second loses about half a second per move,
+// and easing into that over several moves spends the difference early.
 func (e *Engine) observe(k clockKey, remaining int64) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -187,8 +186,13 @@ func (e *Engine) observe(k clockKey, remaining int64) int64 {
 	if o == nil || remaining > o.remaining || time.Since(o.at) > 10*time.Minute {
 		return overheadMs
 	}
-	lost := float64(o.remaining - o.used - remaining)
-	o.overhead = 0.6*o.overhead + 0.4*max(lost, 0)
+	lost := max(float64(o.remaining-o.used-remaining), 0)
+	if o.seen == 0 {
+		o.overhead = lost
+	} else {
+		o.overhead = 0.6*o.overhead + 0.4*lost
+	}
+	o.seen++
 	o.remaining = remaining // a second request at the same clock counts once
 	o.used = 0
 	return max(overheadMs, int64(o.overhead))
@@ -216,6 +220,10 @@ func (e *Engine) record(k clockKey, remaining int64, took time.Duration) {
 	o.remaining, o.used, o.at = remaining, took.Milliseconds(), time.Now()
 }
 
+// timePlan turns the clock into a soft limit (no new iteration after 60% of
+// it) and a hard deadline. Both legs of a match run at once, and the
+// connector kills the engine at budget_ms, so the hard limit stays well
+// below both the budget and the remaining clock.
 func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration) {
 	rem, budget := p.RemainingMs, p.BudgetMs
 	if budget <= 0 {

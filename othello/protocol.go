@@ -44,8 +44,8 @@ type Request struct {
 	Leg            int             `json:"leg"`
 	Revision       int64           `json:"revision"`
 	History        json.RawMessage `json:"history"`
-	RoundNo        *int64          `json:"round_no"`
-	RoomCreatedAt  *string         `json:"room_created_at"`
+	RoundNo        json.RawMessage `json:"round_no"`        // human games: forwarded as received
+	RoomCreatedAt  json.RawMessage `json:"room_created_at"` // human games: forwarded as received
 
 	legalPresent bool
 }

@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	engineName := fs.String("engine-name", "", "engine name for the environment report (≤120 chars, no paths)")
 	cpuName := fs.String("cpu-name", "", "CPU name for the environment report (≤120 chars; default auto-detected)")
 	practice := fs.Bool("practice", false, "report environment.practice: true (no auto matches, unrated bot games)")
-	onceMatch := fs.Int64("once-match", 0, "play this match id (negative for human games) and exit when it is over")
+	onceMatch := fs.Int64("once-match", 0, "handle only this match id (negative for human games; other challenges are left alone) and exit when it is over")
 	maxRuntime := fs.Float64("max-runtime", 0, "exit with code 3 after this many seconds (0: no limit)")
 	noStream := fs.Bool("no-stream", false, "poll only, without the event stream")
 	api := fs.String("api", flipsight.DefaultAPI, "agent API URL (HTTPS)")

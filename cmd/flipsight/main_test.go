@@ -76,7 +76,8 @@ func TestOnceMatch(t *testing.T) {
 	withEnv(t, "fsbm_test", ts.Client())
 	id := fake.Challenge(othello.Std, 6)
 	var out, errb bytes.Buffer
-	args := append(fakeURLs(ts), "--once-match", strconv.FormatInt(id, 10), "--tt-bits", "12", "--engine-name", "test engine", "--practice")
+	// Without the stream, so that the documentation's 1 s poll floor applies.
+	args := append(fakeURLs(ts), "--once-match", strconv.FormatInt(id, 10), "--tt-bits", "12", "--engine-name", "test engine", "--practice", "--no-stream")
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	if err := run(ctx, args, nil, &out, &errb); err != nil {

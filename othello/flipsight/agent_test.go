@@ -1,12 +1,14 @@
 package flipsight_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,6 +47,21 @@ func (h *harness) options(t *testing.T) flipsight.Options {
 	}
 }
 
+// playOnce runs the agent on match id alone (OnceMatch), with tweak
+// applied to the harness options, and checks that the match finished.
+func (h *harness) playOnce(t *testing.T, id int64, tweak func(o *flipsight.Options)) {
+	t.Helper()
+	o := h.options(t)
+	o.OnceMatch = id
+	if tweak != nil {
+		tweak(&o)
+	}
+	if err := runAgent(t, o, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	checkFinished(t, h, id)
+}
+
 func runAgent(t *testing.T, o flipsight.Options, limit time.Duration) error {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), limit)
@@ -57,15 +74,22 @@ func runAgent(t *testing.T, o flipsight.Options, limit time.Duration) error {
 }
 
 // checkFinished asserts the match ended on the board (no timeouts) and
-// that every (match, leg, revision) got at most one move.
+// that every (match, leg, revision) got at most one move (resends of the
+// same move after a lost answer aside).
 func checkFinished(t *testing.T, h *harness, id int64) {
+	t.Helper()
+	checkOver(t, h, id, false)
+}
+
+// checkOver is checkFinished that may allow legs lost on time.
+func checkOver(t *testing.T, h *harness, id int64, timeoutOK bool) {
 	t.Helper()
 	m, ok := h.fake.Match(id)
 	if !ok || m.Status != "finished" {
 		t.Fatalf("match %d status %q", id, m.Status)
 	}
-	for li, l := range m.State.Legs {
-		if l.Status != "finished" {
+	for li, l := range m.Legs {
+		if l.Status != "finished" && !(timeoutOK && l.Status == "timeout") {
 			t.Errorf("leg %d status %s", li, l.Status)
 		}
 	}
@@ -82,10 +106,6 @@ func checkFinished(t *testing.T, h *harness, id int64) {
 		if prev, dup := moves[k]; dup && fmt.Sprint(prev) != fmt.Sprint(mv.Move) {
 			t.Errorf("two different moves for leg %d revision %d: %v then %v (%s)", mv.Leg, mv.Revision, prev, mv.Move, mv.Error)
 		}
-		if mv.Error == "illegal_move" {
-			delete(moves, k) // a refused move is replaced, never resent
-			continue
-		}
 		moves[k] = mv.Move
 	}
 	if len(moves) == 0 {
@@ -98,13 +118,7 @@ func TestBotMatchEveryMode(t *testing.T) {
 		for _, noStream := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/nostream=%v", mode, noStream), func(t *testing.T) {
 				h := newHarness(t, uint64(mode)+1)
-				id := h.fake.Challenge(mode, 14)
-				o := h.options(t)
-				o.OnceMatch, o.NoStream = id, noStream
-				if err := runAgent(t, o, 30*time.Second); err != nil {
-					t.Fatal(err)
-				}
-				checkFinished(t, h, id)
+				h.playOnce(t, h.fake.Challenge(mode, 14), func(o *flipsight.Options) { o.NoStream = noStream })
 				for _, mv := range h.fake.Moves() {
 					if mv.Status != 200 {
 						t.Errorf("move %+v refused", mv)
@@ -124,15 +138,50 @@ func TestBotMatchEveryMode(t *testing.T) {
 	}
 }
 
+// TestServerQuirks plays whole matches against a server that varies its
+// replies within the documented types: clocks with fractions of a
+// millisecond ([number, number]) and ids sent as strings.
+func TestServerQuirks(t *testing.T) {
+	for _, q := range []fakeserver.Quirks{{FloatClocks: true}, {StringIDs: true}, {FloatClocks: true, StringIDs: true}} {
+		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
+			h := newHarness(t, 77)
+			h.fake.Quirks = q
+			h.playOnce(t, h.fake.Challenge(othello.Std, 14), nil)
+		})
+	}
+}
+
+// TestOnceMatchLeavesOthersAlone: with other challenges pending, only the
+// named match is accepted and played.
+func TestOnceMatchLeavesOthersAlone(t *testing.T) {
+	h := newHarness(t, 3)
+	a := h.fake.Challenge(othello.Std, 12)
+	id := h.fake.Challenge(othello.Anti, 12)
+	b := h.fake.Challenge(othello.Grand, 12)
+	h.playOnce(t, id, nil)
+	if acc := h.fake.Accepts(); len(acc) != 1 || acc[0] != id {
+		t.Errorf("accepted %v, want only %d (not %d, %d)", acc, id, a, b)
+	}
+	for _, mv := range h.fake.Moves() {
+		if mv.Match != id {
+			t.Errorf("move sent for match %d", mv.Match)
+		}
+	}
+}
+
 // TestErrorTable runs a match under each injected failure of the API's
 // error table and checks the connector's reaction.
 func TestErrorTable(t *testing.T) {
 	tests := []struct {
-		name   string
-		faults fakeserver.Faults
-		check  func(t *testing.T, h *harness, id int64)
+		name      string
+		faults    fakeserver.Faults
+		clockMs   int64
+		empties   int // 0: 14
+		timeoutOK bool
+		opts      func(o *flipsight.Options)
+		check     func(t *testing.T, h *harness, id int64)
 	}{
-		{"503 on poll backs off", fakeserver.Faults{PollStatus: []int{503, 503, 503}}, func(t *testing.T, h *harness, _ int64) {
+		{name: "503 on poll backs off", faults: fakeserver.Faults{PollStatus: []int{503, 503, 503}}, opts: noStream, check: func(t *testing.T, h *harness, _ int64) {
 			p := h.fake.Polls()
 			if len(p) < 5 {
 				t.Fatalf("%d polls", len(p))
@@ -142,8 +191,8 @@ func TestErrorTable(t *testing.T) {
 				t.Errorf("backoff gaps %v then %v: not growing from BackoffMin", g1, g2)
 			}
 		}},
-		{"429 on poll backs off", fakeserver.Faults{PollStatus: []int{429}}, nil},
-		{"lost move answer is not resent after the revision moved", fakeserver.Faults{LoseMoveAnswer: 2}, func(t *testing.T, h *harness, _ int64) {
+		{name: "429 on poll backs off", faults: fakeserver.Faults{PollStatus: []int{429}}},
+		{name: "lost move answer is not resent after the revision moved", faults: fakeserver.Faults{LoseMoveAnswer: 2}, check: func(t *testing.T, h *harness, _ int64) {
 			lost := 0
 			for _, mv := range h.fake.Moves() {
 				if mv.Status == 502 {
@@ -157,7 +206,40 @@ func TestErrorTable(t *testing.T) {
 				t.Errorf("%d lost answers", lost)
 			}
 		}},
-		{"409 stale_revision re-polls", fakeserver.Faults{BumpRevision: 1}, func(t *testing.T, h *harness, _ int64) {
+		{name: "repeated 503 on a move: the same move again after growing delays", faults: fakeserver.Faults{MoveStatus: []int{503, 503, 503, 503, 503, 503, 503, 503}}, opts: func(o *flipsight.Options) {
+			o.BackoffMax = 5 * time.Second
+		}, check: func(t *testing.T, h *harness, _ int64) {
+			var mv []fakeserver.MoveRecord
+			for _, m := range h.fake.Moves() {
+				if len(mv) == 0 || (m.Leg == mv[0].Leg && m.Revision == mv[0].Revision) {
+					mv = append(mv, m)
+				}
+			}
+			if len(mv) < 5 {
+				t.Fatalf("%d moves at the first revision", len(mv))
+			}
+			for _, m := range mv[1:5] {
+				if m.Leg != mv[0].Leg || m.Revision != mv[0].Revision || fmt.Sprint(m.Move) != fmt.Sprint(mv[0].Move) {
+					t.Fatalf("resend %+v differs from the first move %+v", m, mv[0])
+				}
+			}
+			var gaps []time.Duration
+			for i := 1; i < 5; i++ {
+				gaps = append(gaps, mv[i].At.Sub(mv[i-1].At))
+			}
+			// 100, 200, 400, 800 ms (MoveRetryMin 100 ms): each gap at least
+			// 1.5× the one before, not a fixed retry period.
+			for i := 1; i < len(gaps); i++ {
+				if gaps[i] < gaps[i-1]*3/2 {
+					t.Errorf("resend gaps %v: not growing", gaps)
+					break
+				}
+			}
+			if gaps[0] < 90*time.Millisecond {
+				t.Errorf("first resend after %v, before MoveRetryMin", gaps[0])
+			}
+		}},
+		{name: "409 stale_revision re-polls", faults: fakeserver.Faults{BumpRevision: 1}, check: func(t *testing.T, h *harness, _ int64) {
 			n := 0
 			for _, mv := range h.fake.Moves() {
 				if mv.Error == "stale_revision" {
@@ -168,7 +250,10 @@ func TestErrorTable(t *testing.T) {
 				t.Errorf("%d stale_revision answers, want 1", n)
 			}
 		}},
-		{"illegal_move falls back to another legal move", fakeserver.Faults{RejectIllegal: 1}, func(t *testing.T, h *harness, _ int64) {
+		// A refused move is never resent, and nothing else is sent at that
+		// revision: the leg is lost on time (short clock), the other one is
+		// played out.
+		{name: "illegal_move: nothing more at that revision", faults: fakeserver.Faults{RejectIllegal: 1}, clockMs: 1500, timeoutOK: true, check: func(t *testing.T, h *harness, _ int64) {
 			mv := h.fake.Moves()
 			for i, m := range mv {
 				if m.Error != "illegal_move" {
@@ -176,39 +261,129 @@ func TestErrorTable(t *testing.T) {
 				}
 				for _, n := range mv[i+1:] {
 					if n.Leg == m.Leg && n.Revision == m.Revision {
-						if fmt.Sprint(n.Move) == fmt.Sprint(m.Move) {
-							t.Errorf("illegal move %v resent", m.Move)
-						}
-						return
+						t.Errorf("move %v sent at leg %d revision %d after illegal_move", n.Move, n.Leg, n.Revision)
 					}
 				}
-				t.Errorf("no fallback move after the illegal_move at leg %d revision %d", m.Leg, m.Revision)
 				return
 			}
 			t.Error("no illegal_move answer recorded")
 		}},
-		{"429 on the stream keeps polling", fakeserver.Faults{StreamStatus: []int{429, 429}}, nil},
-		{"stream drops reconnect", fakeserver.Faults{StreamDrop: 2}, func(t *testing.T, h *harness, _ int64) {
-			if n := h.fake.StreamConnections(); n < 3 {
-				t.Errorf("%d stream connections, want ≥ 3", n)
+		{name: "429 on the stream keeps polling", faults: fakeserver.Faults{StreamStatus: []int{429, 429}}},
+		// Each drop follows a healthy connection (hello received), so each
+		// reconnection waits BackoffMin again instead of 2×, 4×, 8×.
+		{name: "repeated stream drops reconnect from the first delay", faults: fakeserver.Faults{StreamDrop: 4}, empties: 40, opts: func(o *flipsight.Options) {
+			o.BackoffMin = 100 * time.Millisecond
+		}, check: func(t *testing.T, h *harness, _ int64) {
+			st := h.fake.StreamTimes()
+			if len(st) < 5 {
+				t.Fatalf("%d stream connections, want ≥ 5", len(st))
+			}
+			for i := 1; i < 5; i++ {
+				if g := st[i].Sub(st[i-1]); g > 190*time.Millisecond {
+					t.Errorf("reconnection %d after %v: the delay grew after a healthy connection", i, g)
+				}
 			}
 		}},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, uint64(40+i))
+			if tc.clockMs > 0 {
+				h.fake.ClockMs = tc.clockMs
+			}
 			h.fake.SetFaults(tc.faults)
-			id := h.fake.Challenge(othello.Std, 14)
+			id := h.fake.Challenge(othello.Std, cmp.Or(tc.empties, 14))
 			o := h.options(t)
 			o.OnceMatch = id
+			o.MoveRetryMin = 100 * time.Millisecond
+			if tc.opts != nil {
+				tc.opts(&o)
+			}
 			if err := runAgent(t, o, 30*time.Second); err != nil {
 				t.Fatal(err)
 			}
-			checkFinished(t, h, id)
+			checkOver(t, h, id, tc.timeoutOK)
 			if tc.check != nil {
 				tc.check(t, h, id)
 			}
 		})
+	}
+}
+
+func noStream(o *flipsight.Options) { o.NoStream = true }
+
+// blockingEngine blocks its first search until cancelled and then reports
+// the match's status at that moment; later searches answer at once.
+type blockingEngine struct {
+	started   chan *othello.Request
+	cancelled chan string
+	status    func() string
+	calls     atomic.Int32
+}
+
+func (b *blockingEngine) Move(ctx context.Context, req *othello.Request, _ time.Duration) (int, error) {
+	if b.calls.Add(1) == 1 {
+		b.started <- req
+		<-ctx.Done()
+		b.cancelled <- b.status()
+		return 0, ctx.Err()
+	}
+	return req.LegalMoves[0], nil
+}
+func (*blockingEngine) Done(int64)   {}
+func (*blockingEngine) Name() string { return "blocking" }
+
+// TestRevisionChangeMidSearch: when the leg's revision changes while the
+// engine searches, the search is cancelled through its context (while the
+// match goes on, not when it ends) and the new revision is decided instead.
+func TestRevisionChangeMidSearch(t *testing.T) {
+	h := newHarness(t, 9)
+	id := h.fake.Challenge(othello.Std, 30)
+	o := h.options(t)
+	o.OnceMatch = id
+	eng := &blockingEngine{started: make(chan *othello.Request, 1), cancelled: make(chan string, 1)}
+	eng.status = func() string {
+		m, _ := h.fake.Match(id)
+		return m.Status
+	}
+	o.Engine = eng
+	done := make(chan error, 1)
+	go func() { done <- runAgent(t, o, 30*time.Second) }()
+	req := <-eng.started
+	h.fake.Touch(id, req.Leg)
+	if st := <-eng.cancelled; st != "running" {
+		t.Errorf("the stale search was cancelled only when the match was %s", st)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	checkFinished(t, h, id)
+	for _, mv := range h.fake.Moves() {
+		if mv.Leg == req.Leg && mv.Revision == req.Revision {
+			t.Errorf("a move was sent for the stale revision %d: %+v", req.Revision, mv)
+		}
+	}
+}
+
+// TestStreamEventsDriveMoves: with the stream up, turns are learned from
+// the match objects the events carry, not from the next poll; the poll
+// period is long enough that waiting for it would show.
+func TestStreamEventsDriveMoves(t *testing.T) {
+	h := newHarness(t, 15)
+	id := h.fake.Challenge(othello.Std, 20)
+	o := h.options(t)
+	o.OnceMatch = id
+	o.PollStream = 5 * time.Second
+	a := flipsight.NewAgent(o)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if err := a.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkFinished(t, h, id)
+	s := a.Stats()[id]
+	if s.Moves == 0 || s.ByStream < (s.ByStream+s.ByPoll)*9/10 {
+		t.Errorf("turns learned: %d from stream events, %d from polls (%d moves)", s.ByStream, s.ByPoll, s.Moves)
 	}
 }
 
@@ -263,7 +438,7 @@ func TestHumanGame(t *testing.T) {
 			t.Fatal("no moves")
 		}
 		for _, mv := range moves {
-			if mv.Status != 200 || mv.Leg != 0 || mv.RoundNo == nil || *mv.RoundNo != 3 || mv.RoomAt == nil || *mv.RoomAt != "2026-11-30 12:00:00" {
+			if mv.Status != 200 || mv.Leg != 0 || string(mv.RoundNo) != "3" || string(mv.RoomAt) != `"2026-11-30 12:00:00"` {
 				t.Errorf("move %+v", mv)
 			}
 			if fmt.Sprint(mv.Move) == "-1" {
@@ -275,6 +450,8 @@ func TestHumanGame(t *testing.T) {
 
 // TestPollCadence: without the stream, idle polls follow PollIdle and no
 // two polls are closer than MinGap, even with wake-ups during a match.
+// (With the stream, the documentation asks for a poll after each match
+// event, with no floor.)
 func TestPollCadence(t *testing.T) {
 	h := newHarness(t, 12)
 	o := h.options(t)
@@ -293,7 +470,7 @@ func TestPollCadence(t *testing.T) {
 	h = newHarness(t, 13)
 	id := h.fake.Challenge(othello.Std, 16)
 	o = h.options(t)
-	o.OnceMatch = id
+	o.OnceMatch, o.NoStream = id, true
 	if err := runAgent(t, o, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -311,17 +488,11 @@ func TestPollCadence(t *testing.T) {
 func TestCommandEngineFallback(t *testing.T) {
 	for _, script := range []string{`while read l; do echo '{"move": 99}'; done`, `while read l; do :; done`, `exit 1`} {
 		h := newHarness(t, 31)
-		id := h.fake.Challenge(othello.Std, 10)
-		o := h.options(t)
 		ce := &flipsight.CommandEngine{Command: script}
 		defer ce.Close()
-		o.Engine = ce
-		o.OnceMatch = id
-		o.MaxThink = 50 * time.Millisecond
-		if err := runAgent(t, o, 30*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		checkFinished(t, h, id)
+		h.playOnce(t, h.fake.Challenge(othello.Std, 10), func(o *flipsight.Options) {
+			o.Engine, o.MaxThink = ce, 50*time.Millisecond
+		})
 		for _, mv := range h.fake.Moves() {
 			if mv.Status != 200 {
 				t.Errorf("%q: move %+v refused", script, mv)

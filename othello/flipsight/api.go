@@ -32,104 +32,101 @@ type Environment struct {
 	Practice bool   `json:"practice"`
 }
 
-// Bot is a bot as the API lists it (fields the connector needs).
+// The reply types below hold the fields the connector relies on, each
+// typed as loosely as the documentation allows (see lenient.go); every
+// other field of the documented replies is ignored, as are fields a server
+// adds later.
+
+// Bot is a bot as agent_poll lists it.
 type Bot struct {
-	ID             int64    `json:"id"`
-	Name           string   `json:"name"`
+	ID             Int      `json:"id"`
+	Name           Text     `json:"name"`
 	SupportedGames []string `json:"supported_games"`
 	Online         bool     `json:"online"`
 	IsBuiltin      bool     `json:"is_builtin"`
 }
 
-// Placed is the per-colour placement count ({"1": n, "2": n}).
-type Placed map[string]int
-
-// HistoryEntry is one move of a leg.
-type HistoryEntry struct {
-	Color       int   `json:"color"`
-	Participant int   `json:"participant"`
-	Move        int   `json:"move"`
-	AtMs        int64 `json:"at_ms"`
-}
-
 // Leg is one board of a match.
 type Leg struct {
-	Board            []int          `json:"board"`
-	Turn             int            `json:"turn"`
-	BlackParticipant int            `json:"black_participant"`
-	Placed           Placed         `json:"placed"`
-	ClocksMs         []int64        `json:"clocks_ms"`
-	TurnStartedMs    int64          `json:"turn_started_ms"`
-	Revision         int64          `json:"revision"`
-	History          []HistoryEntry `json:"history"`
-	Status           string         `json:"status"`
-	Discs            []int          `json:"discs"`
-	FinishedMs       *int64         `json:"finished_ms"`
-	LegalMoves       []int          `json:"legal_moves"`
-	ResultDiscs      []int          `json:"result_discs,omitempty"`
+	Board            Ints            `json:"board"`
+	Turn             Int             `json:"turn"`
+	BlackParticipant Int             `json:"black_participant"`
+	Placed           Placed          `json:"placed"`
+	ClocksMs         []Float         `json:"clocks_ms"` // [number, number]: baselines, black then white
+	TurnStartedMs    Float           `json:"turn_started_ms"`
+	Revision         Int             `json:"revision"`
+	History          json.RawMessage `json:"history"` // forwarded to --engine commands as sent
+	Status           Text            `json:"status"`
+	Discs            Ints            `json:"discs"`
+	LegalMoves       Ints            `json:"legal_moves"` // nil when absent or null
+	ResultDiscs      Ints            `json:"result_discs"`
 }
 
 // State is a match's game state.
 type State struct {
-	Version        int     `json:"version"`
-	GameMode       string  `json:"game_mode"`
-	TimeLimitSec   int     `json:"time_limit_sec"`
-	Status         string  `json:"status"`
-	Revision       int64   `json:"revision"`
-	StartedMs      int64   `json:"started_ms"`
-	LastNowMs      int64   `json:"last_now_ms"`
-	FinishedMs     *int64  `json:"finished_ms"`
-	OpeningMoves   []int   `json:"opening_moves"`
-	Legs           []Leg   `json:"legs"`
-	Totals         []int   `json:"totals"`
-	Winner         *int    `json:"winner"`
-	FinishReason   *string `json:"finish_reason"`
-	BoardSize      int     `json:"board_size"`
-	BlockedSquares []int   `json:"blocked_squares"`
+	GameMode       Text  `json:"game_mode"`
+	Status         Text  `json:"status"`
+	Legs           []Leg `json:"legs"`
+	Totals         Ints  `json:"totals"`
+	Winner         *Int  `json:"winner"` // null: a draw (or not over)
+	FinishReason   Text  `json:"finish_reason"`
+	BoardSize      Int   `json:"board_size"`
+	BlockedSquares Ints  `json:"blocked_squares"`
 }
 
 // Match is a match object (agent_poll matches[], stream match events).
+// Human games carry round_no and room_created_at, which agent_move must
+// echo exactly as received: they are kept as raw JSON.
 type Match struct {
-	ID            int64   `json:"id"`
-	Kind          string  `json:"kind,omitempty"`
-	BotA          int64   `json:"bot_a"`
-	BotB          int64   `json:"bot_b"`
-	GameMode      string  `json:"game_mode"`
-	TimeLimitSec  int     `json:"time_limit_sec"`
-	Status        string  `json:"status"`
-	State         *State  `json:"state"`
-	Auto          bool    `json:"auto"`
-	ExpiresMs     int64   `json:"expires_ms"`
-	Ranked        bool    `json:"ranked"`
-	CreatedAt     any     `json:"created_at,omitempty"`
-	RoomID        int64   `json:"room_id,omitempty"`
-	RoundNo       *int64  `json:"round_no,omitempty"`
-	RoomCreatedAt *string `json:"room_created_at,omitempty"`
+	ID            Int             `json:"id"`
+	Kind          Text            `json:"kind"`
+	BotA          Int             `json:"bot_a"`
+	BotB          Int             `json:"bot_b"`
+	GameMode      Text            `json:"game_mode"`
+	Status        Text            `json:"status"`
+	State         *State          `json:"state"`
+	ExpiresMs     Float           `json:"expires_ms"`
+	RoomID        Int             `json:"room_id"`
+	RoundNo       json.RawMessage `json:"round_no"`
+	RoomCreatedAt json.RawMessage `json:"room_created_at"`
 }
 
 // IsHuman reports a game against a person (negative id or kind "human").
 func (m *Match) IsHuman() bool { return m.ID < 0 || m.Kind == "human" }
 
-// PollReply is agent_poll's answer.
+// PollReply is agent_poll's answer. Me is the owner's id, a string in the
+// documentation ("example"): the connector knows itself by Bot.ID.
 type PollReply struct {
 	OK          bool    `json:"ok"`
 	Bots        []Bot   `json:"bots"`
-	RecordBots  []Bot   `json:"record_bots"`
 	Matches     []Match `json:"matches"`
-	Me          int64   `json:"me"`
+	Me          Text    `json:"me"`
 	Bot         Bot     `json:"bot"`
-	ServerNowMs int64   `json:"server_now_ms"`
+	ServerNowMs Float   `json:"server_now_ms"`
+
+	Skipped []error `json:"-"` // match objects that could not be read
 }
 
-// MoveParams are agent_move's parameters.
+// Event is one line of the event stream: hello (with bot_id), match (bot
+// pairs carry the full match object, human games only id, kind, room_id)
+// or ping.
+type Event struct {
+	Type        Text   `json:"type"`
+	BotID       Int    `json:"bot_id"`
+	Match       *Match `json:"match"`
+	ServerNowMs Float  `json:"server_now_ms"`
+}
+
+// MoveParams are agent_move's parameters. RoundNo and RoomCreatedAt are
+// sent only for human games, exactly as the match object carried them.
 type MoveParams struct {
-	Action        string  `json:"action"`
-	MatchID       int64   `json:"match_id"`
-	Leg           int     `json:"leg"`
-	Revision      int64   `json:"revision"`
-	Move          int     `json:"move"`
-	RoundNo       *int64  `json:"round_no,omitempty"`
-	RoomCreatedAt *string `json:"room_created_at,omitempty"`
+	Action        string          `json:"action"`
+	MatchID       int64           `json:"match_id"`
+	Leg           int             `json:"leg"`
+	Revision      int64           `json:"revision"`
+	Move          int             `json:"move"`
+	RoundNo       json.RawMessage `json:"round_no,omitempty"`
+	RoomCreatedAt json.RawMessage `json:"room_created_at,omitempty"`
 }
 
 // APIError is an error answer of the API.
@@ -176,15 +173,22 @@ func (c *Client) call(ctx context.Context, body any, out any) error {
 		return err
 	}
 	var env struct {
-		OK    *bool  `json:"ok"`
-		Error string `json:"error"`
+		OK    *bool           `json:"ok"`
+		Error json.RawMessage `json:"error"`
 	}
 	_ = json.Unmarshal(data, &env)
-	if resp.StatusCode == http.StatusUnauthorized {
-		return fmt.Errorf("%w: %w", ErrCredential, &APIError{Status: resp.StatusCode, Msg: env.Error})
+	msg := ""
+	if len(env.Error) > 0 {
+		var t Text
+		_ = json.Unmarshal(env.Error, &t)
+		msg = string(t)
 	}
-	if resp.StatusCode != http.StatusOK || env.OK == nil || !*env.OK {
-		msg := env.Error
+	if resp.StatusCode == http.StatusUnauthorized {
+		return fmt.Errorf("%w: %w", ErrCredential, &APIError{Status: resp.StatusCode, Msg: msg})
+	}
+	// Success is a 200 whose ok is true, or absent without an error.
+	failed := (env.OK != nil && !*env.OK) || (env.OK == nil && msg != "")
+	if resp.StatusCode != http.StatusOK || failed {
 		if msg == "" {
 			msg = strings.TrimSpace(string(data[:min(len(data), 200)]))
 		}
@@ -202,15 +206,30 @@ func (c *Client) call(ctx context.Context, body any, out any) error {
 	return nil
 }
 
-// Poll calls agent_poll.
+// Poll calls agent_poll. A match object that cannot be read is left out
+// (and reported in Skipped) rather than failing the whole poll: one odd
+// record must not stop play in the other matches.
 func (c *Client) Poll(ctx context.Context, env *Environment) (*PollReply, error) {
-	var r PollReply
 	body := map[string]any{"action": "agent_poll"}
 	if env != nil {
 		body["environment"] = env
 	}
-	if err := c.call(ctx, body, &r); err != nil {
+	var raw struct {
+		PollReply
+		Matches []json.RawMessage `json:"matches"`
+	}
+	if err := c.call(ctx, body, &raw); err != nil {
 		return nil, err
+	}
+	r := raw.PollReply
+	r.Matches = make([]Match, 0, len(raw.Matches))
+	for i, b := range raw.Matches {
+		var m Match
+		if err := json.Unmarshal(b, &m); err != nil {
+			r.Skipped = append(r.Skipped, fmt.Errorf("matches[%d]: %w", i, err))
+			continue
+		}
+		r.Matches = append(r.Matches, m)
 	}
 	return &r, nil
 }
@@ -234,12 +253,12 @@ func (c *Client) Challenge(ctx context.Context, target string, gameMode string) 
 		body["target_name"] = target
 	}
 	var r struct {
-		MatchID int64 `json:"match_id"`
+		MatchID Int `json:"match_id"`
 	}
 	if err := c.call(ctx, body, &r); err != nil {
 		return 0, err
 	}
-	return r.MatchID, nil
+	return int64(r.MatchID), nil
 }
 
 // Move calls agent_move.

@@ -2,7 +2,6 @@ package flipsight
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -12,50 +11,26 @@ import (
 	"github.com/botarena/gamebot/othello/jsonline"
 )
 
-// EngineRequest is the connector's engine request (one JSON line of the
-// --engine protocol).
-type EngineRequest struct {
-	Board          []int          `json:"board"`
-	Color          int            `json:"color"`
-	LegalMoves     []int          `json:"legal_moves"`
-	GameMode       string         `json:"game_mode"`
-	BoardSize      int            `json:"board_size"`
-	BlockedSquares []int          `json:"blocked_squares"`
-	Placed         Placed         `json:"placed"`
-	RemainingMs    int64          `json:"remaining_ms"`
-	MatchID        int64          `json:"match_id"`
-	Leg            int            `json:"leg"`
-	Revision       int64          `json:"revision"`
-	History        []HistoryEntry `json:"history"`
-	RoundNo        *int64         `json:"round_no"`
-	RoomCreatedAt  *string        `json:"room_created_at"`
-	BudgetMs       int64          `json:"budget_ms"`
-}
-
-// Engine chooses moves for the connector.
+// Engine chooses moves for the connector. The request is the --engine
+// protocol's line (othello.Request), built by the connector from the leg.
 type Engine interface {
 	// Move answers req (a square from req.LegalMoves or −1) within budget.
-	Move(ctx context.Context, req *EngineRequest, budget time.Duration) (int, error)
+	// It returns promptly when ctx is cancelled (stale work).
+	Move(ctx context.Context, req *othello.Request, budget time.Duration) (int, error)
 	// Done releases what the engine keeps for a finished match.
 	Done(matchID int64)
 	// Name describes the engine for the environment report.
 	Name() string
 }
 
-// NativeEngine is the in-process Go engine.
+// NativeEngine is the in-process Go engine: the request is validated as
+// the HTTP endpoint and the JSON-line engine validate it, without a JSON
+// round trip.
 type NativeEngine struct{ E *othello.Engine }
 
 // Move implements Engine.
-func (n NativeEngine) Move(ctx context.Context, req *EngineRequest, budget time.Duration) (int, error) {
-	b, err := json.Marshal(req)
-	if err != nil {
-		return 0, err
-	}
-	r, err := othello.DecodeRequest(b)
-	if err != nil {
-		return 0, err
-	}
-	pos, err := r.Validate()
+func (n NativeEngine) Move(ctx context.Context, req *othello.Request, budget time.Duration) (int, error) {
+	pos, err := req.Validate()
 	if err != nil {
 		return 0, err
 	}
@@ -81,7 +56,7 @@ type CommandEngine struct {
 }
 
 // Move implements Engine.
-func (c *CommandEngine) Move(ctx context.Context, req *EngineRequest, budget time.Duration) (int, error) {
+func (c *CommandEngine) Move(ctx context.Context, req *othello.Request, budget time.Duration) (int, error) {
 	c.mu.Lock()
 	if c.procs == nil {
 		c.procs = map[[2]int64]*jsonline.Proc{}

@@ -48,16 +48,21 @@ func FuzzPollReply(f *testing.F) {
 			MaxThink: 20 * time.Millisecond,
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		a.handle(ctx, &r)
+		a.runCtx = ctx
+		a.handlePoll(ctx, &r, time.Now())
 		a.wg.Wait()
 		cancel()
 		for len(moves) > 0 {
 			s := <-moves
 			for _, m := range r.Matches {
-				if m.ID != s.MatchID || m.State == nil || s.Leg >= len(m.State.Legs) || s.Leg < 0 {
+				if int64(m.ID) != s.MatchID || m.State == nil || s.Leg >= len(m.State.Legs) || s.Leg < 0 {
 					continue
 				}
-				legal := m.State.Legs[s.Leg].LegalMoves
+				leg := &m.State.Legs[s.Leg]
+				legal := []int(leg.LegalMoves)
+				if legal == nil { // absent: the connector computes them from the board
+					legal = legalFromBoard(m.State, leg, int(leg.Turn))
+				}
 				ok := len(legal) == 0 && s.Move == -1
 				for _, l := range legal {
 					ok = ok || l == s.Move

@@ -2,10 +2,21 @@
 // API (agent_poll, agent_accept, agent_reject, agent_challenge, agent_move)
 // with its error table, the NDJSON event stream, two-leg bot matches against
 // a built-in opponent, human games, clocks with adjudication, and fault
-// injection (status codes, lost answers, stale revisions, refused moves).
+// injection (status codes, lost answers, stale revisions, refused moves,
+// stream drops).
+//
+// Every reply is built from the documentation's own examples (docs/),
+// filled in with the game's state: field names, nesting and value types
+// are the documentation's, not the connector's. The package deliberately
+// shares no type with the connector, so the two cannot agree on a
+// misreading. Quirks vary what a real server may vary within the
+// documented types (clocks that are not whole milliseconds, ids sent as
+// strings).
 package fakeserver
 
 import (
+	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,47 +24,61 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
-	"github.com/botarena/gamebot/othello/flipsight"
 )
 
-// Server is the fake. Configure the exported fields before serving.
-type Server struct {
-	Token    string
-	BotID    int64 // the connector's bot
-	OppID    int64 // the built-in opponent
-	ClockMs  int64 // per leg per colour (60 000)
-	MaxBody  int64
-	MaxConns int // event streams per bot (3)
-	Ping     time.Duration
+//go:embed docs/*.json docs/*.ndjson
+var docs embed.FS
 
-	mu      sync.Mutex
-	rng     *rand.Rand
-	nextID  int64
-	matches map[int64]*fmatch
-	order   []int64
-	streams int
-	subs    map[chan []byte]bool
-	faults  Faults
-	// Records, for assertions.
-	moves    []MoveRecord
-	polls    []time.Time
-	envs     []flipsight.Environment
-	accepts  []int64
-	streamsN int
+// Doc returns one of the documentation's examples verbatim (agent_poll.json,
+// agent_accept.json, agent_move.json, bot-stream.ndjson, error.json, …).
+func Doc(name string) []byte {
+	b, err := docs.ReadFile("docs/" + name)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// tpl decodes a documented example into generic JSON, numbers kept as
+// written.
+func tpl(name string) map[string]any {
+	dec := json.NewDecoder(bytes.NewReader(Doc(name)))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		panic(fmt.Sprintf("docs/%s: %v", name, err))
+	}
+	return m
+}
+
+// Quirks vary the replies within the documented types.
+type Quirks struct {
+	FloatClocks bool // clocks_ms and turn_started_ms keep sub-millisecond parts (59638.25)
+	StringIDs   bool // match ids, bot ids and revisions as JSON strings
 }
 
 // Faults are injected failures, each consumed once per use.
 type Faults struct {
 	PollStatus     []int // statuses for the next agent_poll calls (e.g. 503)
+	MoveStatus     []int // statuses for the next agent_move calls, not applied (e.g. 503)
 	LoseMoveAnswer int   // apply the next N moves but answer 502
 	BumpRevision   int   // before the next N moves, change the leg's revision (→ stale_revision)
 	RejectIllegal  int   // refuse the next N (legal) moves with 409 illegal_move
 	StreamStatus   []int // statuses for the next stream connections (e.g. 429)
 	StreamDrop     int   // end the next N streams right after hello
+}
+
+// Env is one environment report received with agent_poll.
+type Env struct {
+	CPU      string `json:"cpu"`
+	OS       string `json:"os"`
+	Engine   string `json:"engine"`
+	Practice bool   `json:"practice"`
 }
 
 // MoveRecord is one agent_move call.
@@ -64,22 +89,93 @@ type MoveRecord struct {
 	Move     any
 	Status   int
 	Error    string
-	RoundNo  *int64
-	RoomAt   *string
+	RoundNo  json.RawMessage // as received (nil when absent)
+	RoomAt   json.RawMessage
+	At       time.Time
+	// Charged is the clock the move's turn used (accepted moves only).
+	Charged time.Duration
+}
+
+// MatchView is a match as the tests look at it.
+type MatchView struct {
+	ID     int64
+	Status string
+	Legs   []LegView
+	Totals [2]int
+}
+
+// LegView is one leg of a MatchView.
+type LegView struct {
+	Status   string
+	Revision int64
+	ClocksMs [2]float64
+}
+
+// Server is the fake. Configure the exported fields before serving.
+type Server struct {
+	Token    string
+	BotID    int64 // the connector's bot (2, "MyBot", in the documentation)
+	OppID    int64 // the built-in opponent (1, "Opponent")
+	ClockMs  int64 // per leg per colour (60 000)
+	MaxBody  int64
+	MaxConns int // event streams per bot (3)
+	Ping     time.Duration
+	Quirks   Quirks
+
+	mu      sync.Mutex
+	rng     *rand.Rand
+	nextID  int64
+	matches map[int64]*fmatch
+	order   []int64
+	streams int
+	subs    map[chan []byte]bool
+	faults  Faults
+	// Records, for assertions.
+	moves       []MoveRecord
+	polls       []time.Time
+	envs        []Env
+	accepts     []int64
+	streamTimes []time.Time
+}
+
+type hist struct {
+	color, participant, move int
+	at                       float64
+}
+
+type fleg struct {
+	g           *othello.State
+	black       int        // participant playing black
+	clocks      [2]float64 // ms left, black then white, at turnStarted
+	turnStarted float64    // server ms
+	revision    int64
+	history     []hist
+	status      string // active, finished, timeout
+	resultDiscs []int
+	finished    float64
 }
 
 type fmatch struct {
-	m             flipsight.Match
-	legs          []*othello.State
-	mode          othello.Mode
-	human         bool
-	sentPassByBot int
+	id          int64
+	botA, botB  int64
+	mode        othello.Mode
+	status      string
+	human       bool
+	room        int64
+	round       int64
+	roomCreated string
+	expires     float64
+	started     float64
+	finished    float64
+	revision    int64
+	reason      string
+	legs        []*fleg
 }
 
 // New returns a fake server with the platform's defaults.
 func New(seed uint64) *Server {
 	return &Server{
-		Token: "fsbm_test", BotID: 7, OppID: 3, ClockMs: 60000, MaxBody: 64 << 10, MaxConns: 3, Ping: 10 * time.Second,
+		Token: "fsbm_test", BotID: 2, OppID: 1, ClockMs: 60000, MaxBody: 64 << 10, MaxConns: 3, Ping: 10 * time.Second,
 		rng: rand.New(rand.NewPCG(seed, 99)), nextID: 100, matches: map[int64]*fmatch{}, subs: map[chan []byte]bool{},
 	}
 }
@@ -106,32 +202,51 @@ func (s *Server) Polls() []time.Time {
 }
 
 // Envs returns the environment reports received.
-func (s *Server) Envs() []flipsight.Environment {
+func (s *Server) Envs() []Env {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.envs)
+}
+
+// Accepts returns the match ids accepted so far.
+func (s *Server) Accepts() []int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.accepts)
 }
 
 // StreamConnections counts stream connections accepted so far.
 func (s *Server) StreamConnections() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.streamsN
+	return len(s.streamTimes)
 }
 
-// Match returns a copy of a match.
-func (s *Server) Match(id int64) (flipsight.Match, bool) {
+// StreamTimes returns when each accepted stream connection started.
+func (s *Server) StreamTimes() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.streamTimes)
+}
+
+// Match returns a view of a match.
+func (s *Server) Match(id int64) (MatchView, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fm, ok := s.matches[id]
 	if !ok {
-		return flipsight.Match{}, false
+		return MatchView{}, false
 	}
 	s.refreshLocked(fm)
-	return s.viewLocked(fm), true
+	v := MatchView{ID: fm.id, Status: fm.status, Totals: s.totalsLocked(fm)}
+	for _, l := range fm.legs {
+		v.Legs = append(v.Legs, LegView{Status: l.status, Revision: l.revision, ClocksMs: l.clocks})
+	}
+	return v, true
 }
 
-func nowMs() int64 { return time.Now().UnixMilli() }
+// nowMs is the server's clock in milliseconds, with sub-millisecond parts.
+func nowMs() float64 { return float64(time.Now().UnixMicro()) / 1000 }
 
 // startPosition plays the opening: 8 random moves (reversi: 12 random
 // placements), then, when empties > 0, random moves until that many
@@ -162,7 +277,6 @@ func (s *Server) startPosition(mode othello.Mode, empties int) *othello.State {
 			_ = st.Play(legal[s.rng.IntN(len(legal))])
 		}
 		if ok && !st.Over() && st.Turn == othello.Black {
-			st.Placed = [2]int{0, 0}
 			b, w := st.Discs()
 			if mode == othello.Reversi {
 				st.Placed = [2]int{(b + w + 1) / 2, (b + w) / 2}
@@ -180,19 +294,15 @@ func (s *Server) Challenge(mode othello.Mode, empties int) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := s.startPosition(mode, empties)
-	id := s.nextID
+	fm := &fmatch{id: s.nextID, botA: s.OppID, botB: s.BotID, mode: mode, status: "pending", expires: nowMs() + 120000}
 	s.nextID++
-	fm := &fmatch{mode: mode, legs: []*othello.State{start.Clone(), start.Clone()}}
-	fm.m = flipsight.Match{
-		ID: id, BotA: s.OppID, BotB: s.BotID, GameMode: mode.String(), TimeLimitSec: int(s.ClockMs / 1000),
-		Status: "pending", ExpiresMs: nowMs() + 120000,
+	for i := range 2 {
+		fm.legs = append(fm.legs, &fleg{g: start.Clone(), black: i, status: "active", clocks: [2]float64{float64(s.ClockMs), float64(s.ClockMs)}})
 	}
-	fm.m.State = s.newState(fm)
-	s.syncLocked(fm)
-	s.matches[id] = fm
-	s.order = append(s.order, id)
+	s.matches[fm.id] = fm
+	s.order = append(s.order, fm.id)
 	s.broadcastLocked(fm)
-	return id
+	return fm.id
 }
 
 // HumanGame starts a running human game (negative id, one leg) in which the
@@ -201,178 +311,137 @@ func (s *Server) HumanGame(room int64, botBlack bool, empties int) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := s.startPosition(othello.Std, empties)
-	id := -room
-	round := int64(3)
-	created := "2026-11-30 12:00:00"
-	fm := &fmatch{mode: othello.Std, legs: []*othello.State{start}, human: true}
-	fm.m = flipsight.Match{
-		ID: id, Kind: "human", BotA: s.BotID, BotB: 0, GameMode: "std", TimeLimitSec: int(s.ClockMs / 1000),
-		Status: "running", RoomID: room, RoundNo: &round, RoomCreatedAt: &created,
-	}
-	fm.m.State = s.newState(fm)
-	bp := 1
+	fm := &fmatch{id: -room, botA: s.BotID, mode: othello.Std, status: "running", human: true, room: room, round: 3, roomCreated: "2026-11-30 12:00:00"}
+	black := 1
 	if botBlack {
-		bp = 0
+		black = 0
 	}
-	fm.m.State.Legs[0].BlackParticipant = bp
+	fm.legs = []*fleg{{g: start, black: black, status: "active", clocks: [2]float64{float64(s.ClockMs), float64(s.ClockMs)}}}
 	s.startClocksLocked(fm)
-	s.matches[id] = fm
-	s.order = append(s.order, id)
+	s.matches[fm.id] = fm
+	s.order = append(s.order, fm.id)
 	s.autoMovesLocked(fm)
 	s.broadcastLocked(fm)
-	return id
+	return fm.id
 }
 
-func (s *Server) newState(fm *fmatch) *flipsight.State {
-	st := &flipsight.State{
-		Version: 1, GameMode: fm.mode.String(), TimeLimitSec: int(s.ClockMs / 1000), Status: "active",
-		BoardSize: fm.mode.Size(), BlockedSquares: fm.mode.Blocked(), Totals: []int{0, 0},
+// Touch changes a leg's revision without a move (as a server-side change
+// of the leg would) and tells the streams.
+func (s *Server) Touch(id int64, leg int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fm, ok := s.matches[id]; ok && leg < len(fm.legs) {
+		fm.legs[leg].revision++
+		fm.revision++
+		s.broadcastLocked(fm)
 	}
-	if st.BlockedSquares == nil {
-		st.BlockedSquares = []int{}
-	}
-	for i := range fm.legs {
-		st.Legs = append(st.Legs, flipsight.Leg{BlackParticipant: i, Status: "active", ClocksMs: []int64{s.ClockMs, s.ClockMs}, History: []flipsight.HistoryEntry{}})
-	}
-	return st
 }
 
 func (s *Server) startClocksLocked(fm *fmatch) {
 	now := nowMs()
-	fm.m.State.StartedMs = now
-	for i := range fm.m.State.Legs {
-		fm.m.State.Legs[i].TurnStartedMs = now
+	fm.started = now
+	for _, l := range fm.legs {
+		l.turnStarted = now
 	}
-}
-
-// colorOf returns the colour of participant p in leg li.
-func colorOf(fm *fmatch, li, p int) int {
-	if fm.m.State.Legs[li].BlackParticipant == p {
-		return othello.Black
-	}
-	return othello.White
 }
 
 // botParticipant is the connector's participant number.
 func (s *Server) botParticipant(fm *fmatch) int {
-	if fm.m.BotA == s.BotID {
+	if fm.botA == s.BotID {
 		return 0
 	}
 	return 1
 }
 
-// refreshLocked applies clock expiry and updates derived fields.
+func colorOf(l *fleg, participant int) int {
+	if l.black == participant {
+		return othello.Black
+	}
+	return othello.White
+}
+
+// refreshLocked applies clock expiry: a leg whose side to move ran out is
+// adjudicated (0 for the side that timed out, the maximum for the other;
+// anti the other way round).
 func (s *Server) refreshLocked(fm *fmatch) {
-	if fm.m.Status != "running" {
+	if fm.status != "running" {
 		return
 	}
 	now := nowMs()
-	for li, st := range fm.legs {
-		leg := &fm.m.State.Legs[li]
-		if leg.Status != "active" {
+	for _, l := range fm.legs {
+		if l.status != "active" {
 			continue
 		}
-		c := st.Turn
-		if now-leg.TurnStartedMs > leg.ClocksMs[c-1] {
-			leg.Status = "timeout"
-			max := fm.mode.PlayableSquares()
-			lose, win := 0, max
+		c := l.g.Turn
+		if now-l.turnStarted > l.clocks[c-1] {
+			l.status = "timeout"
+			lose, win := 0, fm.mode.PlayableSquares()
 			if fm.mode == othello.Anti {
 				lose, win = 64, 0
 			}
+			l.resultDiscs = []int{win, lose}
 			if c == othello.Black {
-				leg.ResultDiscs = []int{lose, win}
-			} else {
-				leg.ResultDiscs = []int{win, lose}
+				l.resultDiscs = []int{lose, win}
 			}
-			leg.Revision++
-			fin := now
-			leg.FinishedMs = &fin
+			l.revision++
+			l.finished = now
 		}
 	}
-	s.syncLocked(fm)
+	s.finishLocked(fm)
 }
 
-// syncLocked copies the rules states into the match object and finishes it
-// when both legs are over.
-func (s *Server) syncLocked(fm *fmatch) {
-	st := fm.m.State
-	allDone := true
-	totals := []int{0, 0}
-	for li, g := range fm.legs {
-		leg := &st.Legs[li]
-		leg.Board = make([]int, len(g.Cells))
-		for i, v := range g.Cells {
-			leg.Board[i] = int(v)
+// finishLocked ends legs that are over and the match when both are.
+func (s *Server) finishLocked(fm *fmatch) {
+	all := true
+	for _, l := range fm.legs {
+		if l.status == "active" && l.g.Over() {
+			l.status = "finished"
+			l.finished = nowMs()
 		}
-		leg.Turn = g.Turn
-		leg.Placed = flipsight.Placed{"1": g.Placed[0], "2": g.Placed[1]}
-		b, w := g.Discs()
-		leg.Discs = []int{b, w}
-		if leg.Status == "active" && g.Over() {
-			leg.Status = "finished"
-			fin := nowMs()
-			leg.FinishedMs = &fin
-		}
-		if leg.Status == "active" {
-			allDone = false
-			leg.LegalMoves = g.LegalMoves()
-			if leg.LegalMoves == nil {
-				leg.LegalMoves = []int{}
-			}
-		} else {
-			leg.LegalMoves = []int{}
-		}
-		res := leg.Discs
-		if leg.ResultDiscs != nil {
-			res = leg.ResultDiscs
-		}
-		bp := leg.BlackParticipant
-		totals[bp] += res[0]
-		totals[1-bp] += res[1]
+		all = all && l.status != "active"
 	}
-	st.Totals = totals
-	if allDone && fm.m.Status == "running" {
-		fm.m.Status = "finished"
-		st.Status = "finished"
-		reason := "discs"
-		for _, l := range st.Legs {
-			if l.Status == "timeout" {
-				reason = "timeout"
+	if all && fm.status == "running" {
+		fm.status = "finished"
+		fm.finished = nowMs()
+		fm.reason = "discs"
+		for _, l := range fm.legs {
+			if l.status == "timeout" {
+				fm.reason = "timeout"
 			}
-		}
-		st.FinishReason = &reason
-		a, b := totals[0], totals[1]
-		if fm.mode == othello.Anti {
-			a, b = b, a
-		}
-		switch {
-		case a > b:
-			w := 0
-			st.Winner = &w
-		case b > a:
-			w := 1
-			st.Winner = &w
 		}
 	}
 }
 
-// applyLocked plays move for the side to move in leg li (validated).
-func (s *Server) applyLocked(fm *fmatch, li int, move int) {
-	g := fm.legs[li]
-	leg := &fm.m.State.Legs[li]
+func (s *Server) totalsLocked(fm *fmatch) [2]int {
+	var t [2]int
+	for _, l := range fm.legs {
+		b, w := l.g.Discs()
+		res := []int{b, w}
+		if l.resultDiscs != nil {
+			res = l.resultDiscs
+		}
+		t[l.black] += res[0]
+		t[1-l.black] += res[1]
+	}
+	return t
+}
+
+// applyLocked plays move for the side to move in leg l.
+func (s *Server) applyLocked(fm *fmatch, l *fleg, move int) time.Duration {
 	now := nowMs()
-	c := g.Turn
-	leg.ClocksMs[c-1] -= now - leg.TurnStartedMs
+	c := l.g.Turn
+	used := now - l.turnStarted
+	l.clocks[c-1] -= used
 	p := 0
-	if colorOf(fm, li, 1) == c {
+	if colorOf(l, 1) == c {
 		p = 1
 	}
-	_ = g.Play(move)
-	leg.History = append(leg.History, flipsight.HistoryEntry{Color: c, Participant: p, Move: move, AtMs: now})
-	leg.TurnStartedMs = now
-	leg.Revision++
-	fm.m.State.Revision++
+	_ = l.g.Play(move)
+	l.history = append(l.history, hist{color: c, participant: p, move: move, at: now})
+	l.turnStarted = now
+	l.revision++
+	fm.revision++
+	return time.Duration(used * float64(time.Millisecond))
 }
 
 // autoMovesLocked lets the server-side side move: the built-in opponent (or
@@ -380,21 +449,147 @@ func (s *Server) applyLocked(fm *fmatch, li int, move int) {
 // also passes for the bot.
 func (s *Server) autoMovesLocked(fm *fmatch) {
 	bp := s.botParticipant(fm)
-	for li, g := range fm.legs {
-		for fm.m.State.Legs[li].Status == "active" && !g.Over() {
-			botTurn := colorOf(fm, li, bp) == g.Turn
-			legal := g.LegalMoves()
-			if botTurn && !(fm.human && len(legal) == 0) {
+	for _, l := range fm.legs {
+		for l.status == "active" && !l.g.Over() {
+			legal := l.g.LegalMoves()
+			if colorOf(l, bp) == l.g.Turn && !(fm.human && len(legal) == 0) {
 				break
 			}
 			mv := othello.Pass
 			if len(legal) > 0 {
 				mv = legal[s.rng.IntN(len(legal))]
 			}
-			s.applyLocked(fm, li, mv)
+			s.applyLocked(fm, l, mv)
 		}
 	}
-	s.syncLocked(fm)
+	s.finishLocked(fm)
+}
+
+// ---- rendering, from the documentation's examples ----
+
+func (s *Server) id(v int64) any {
+	if s.Quirks.StringIDs {
+		return strconv.FormatInt(v, 10)
+	}
+	return json.Number(strconv.FormatInt(v, 10))
+}
+
+func (s *Server) ms(v float64) any {
+	if s.Quirks.FloatClocks {
+		return json.Number(strconv.FormatFloat(v, 'f', -1, 64))
+	}
+	return json.Number(strconv.FormatInt(int64(v), 10))
+}
+
+func ints(v []int) []any {
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = json.Number(strconv.Itoa(x))
+	}
+	return out
+}
+
+func orNull(v float64, set bool) any {
+	if !set {
+		return nil
+	}
+	return json.Number(strconv.FormatInt(int64(v), 10))
+}
+
+// renderLocked is the match object of the documentation's agent_poll
+// example, filled in with fm.
+func (s *Server) renderLocked(fm *fmatch) map[string]any {
+	m := tpl("agent_poll.json")["matches"].([]any)[0].(map[string]any)
+	st := m["state"].(map[string]any)
+	legTpl := st["legs"].([]any)[0].(map[string]any)
+	m["id"], m["bot_a"], m["bot_b"] = s.id(fm.id), s.id(fm.botA), s.id(fm.botB)
+	m["game_mode"], m["status"] = fm.mode.String(), fm.status
+	m["time_limit_sec"] = json.Number(strconv.FormatInt(s.ClockMs/1000, 10))
+	m["expires_ms"] = json.Number(strconv.FormatInt(int64(fm.expires), 10))
+	if fm.human {
+		m["kind"], m["room_id"] = "human", json.Number(strconv.FormatInt(fm.room, 10))
+		m["round_no"], m["room_created_at"] = json.Number(strconv.FormatInt(fm.round, 10)), fm.roomCreated
+		m["ranked"] = false
+	}
+	st["game_mode"], st["time_limit_sec"] = fm.mode.String(), m["time_limit_sec"]
+	st["status"] = map[string]string{"pending": "active", "running": "active", "finished": "finished"}[fm.status]
+	if st["status"] == "" {
+		st["status"] = "aborted"
+	}
+	st["revision"] = s.id(fm.revision)
+	st["started_ms"] = orNull(fm.started, fm.started > 0)
+	st["last_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
+	st["finished_ms"] = orNull(fm.finished, fm.finished > 0)
+	st["board_size"] = json.Number(strconv.Itoa(fm.mode.Size()))
+	blocked := fm.mode.Blocked()
+	if blocked == nil {
+		blocked = []int{}
+	}
+	st["blocked_squares"] = ints(blocked)
+	st["finish_reason"] = nil
+	st["winner"] = nil
+	totals := s.totalsLocked(fm)
+	st["totals"] = ints(totals[:])
+	if fm.status == "finished" {
+		st["finish_reason"] = fm.reason
+		a, b := totals[0], totals[1]
+		if fm.mode == othello.Anti {
+			a, b = b, a
+		}
+		switch {
+		case a > b:
+			st["winner"] = json.Number("0")
+		case b > a:
+			st["winner"] = json.Number("1")
+		}
+	}
+	var legs []any
+	for _, l := range fm.legs {
+		lj := map[string]any{}
+		for k, v := range legTpl {
+			lj[k] = v
+		}
+		board := make([]int, len(l.g.Cells))
+		for i, v := range l.g.Cells {
+			board[i] = int(v)
+		}
+		lj["board"] = ints(board)
+		lj["turn"] = json.Number(strconv.Itoa(l.g.Turn))
+		lj["black_participant"] = json.Number(strconv.Itoa(l.black))
+		lj["placed"] = map[string]any{"1": json.Number(strconv.Itoa(l.g.Placed[0])), "2": json.Number(strconv.Itoa(l.g.Placed[1]))}
+		lj["clocks_ms"] = []any{s.ms(l.clocks[0]), s.ms(l.clocks[1])}
+		lj["turn_started_ms"] = s.ms(l.turnStarted)
+		lj["revision"] = s.id(l.revision)
+		var h []any
+		for _, e := range l.history {
+			h = append(h, map[string]any{"color": e.color, "participant": e.participant, "move": e.move, "at_ms": int64(e.at)})
+		}
+		if h == nil {
+			h = []any{}
+		}
+		lj["history"] = h
+		lj["status"] = l.status
+		b, w := l.g.Discs()
+		lj["discs"] = ints([]int{b, w})
+		lj["finished_ms"] = orNull(l.finished, l.finished > 0)
+		legal := []int{}
+		if l.status == "active" && fm.status == "running" {
+			if lm := l.g.LegalMoves(); lm != nil {
+				legal = lm
+			}
+		}
+		lj["legal_moves"] = ints(legal)
+		delete(lj, "result_discs")
+		if l.resultDiscs != nil {
+			lj["result_discs"] = ints(l.resultDiscs)
+		}
+		legs = append(legs, lj)
+	}
+	st["legs"] = legs
+	if fm.status == "pending" {
+		st["started_ms"] = nil
+	}
+	return m
 }
 
 // ServeHTTP routes /api (the agent API) and /stream (the event stream).
@@ -409,8 +604,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// fail answers the documentation's error shape.
 func (s *Server) fail(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]any{"ok": false, "error": msg, "server_now_ms": nowMs()})
+	e := tpl("error.json")
+	e["error"] = msg
+	e["server_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
+	writeJSON(w, status, e)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -468,13 +667,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) viewLocked(fm *fmatch) flipsight.Match {
-	b, _ := json.Marshal(fm.m)
-	var m flipsight.Match
-	_ = json.Unmarshal(b, &m)
-	return m
-}
-
 func (s *Server) poll(w http.ResponseWriter, req map[string]json.RawMessage) {
 	s.mu.Lock()
 	s.polls = append(s.polls, time.Now())
@@ -486,61 +678,93 @@ func (s *Server) poll(w http.ResponseWriter, req map[string]json.RawMessage) {
 		return
 	}
 	if raw, ok := req["environment"]; ok {
-		var env flipsight.Environment
+		var env Env
 		if json.Unmarshal(raw, &env) == nil {
 			s.envs = append(s.envs, env)
 		}
 	}
-	var list []flipsight.Match
+	reply := tpl("agent_poll.json")
+	list := []any{}
 	for _, id := range s.order {
 		fm := s.matches[id]
-		if fm.m.Status == "pending" && nowMs() > fm.m.ExpiresMs {
-			fm.m.Status = "expired"
+		if fm.status == "pending" && nowMs() > fm.expires {
+			fm.status = "expired"
 		}
 		s.refreshLocked(fm)
-		list = append(list, s.viewLocked(fm))
+		list = append(list, s.renderLocked(fm))
 	}
-	me := flipsight.Bot{ID: s.BotID, Name: "gamebot", SupportedGames: []string{"std", "anti", "grand", "octagon", "reversi"}, Online: true}
+	reply["matches"] = list
+	// The documentation's bots: "Opponent" (id 1) and ours, "MyBot" (id 2);
+	// renumbered when the test uses other ids.
+	for _, b := range reply["bots"].([]any) {
+		bm := b.(map[string]any)
+		if bm["name"] == "MyBot" {
+			bm["id"] = s.id(s.BotID)
+			bm["supported_games"] = []any{"std", "anti", "grand", "octagon", "reversi"}
+		} else {
+			bm["id"] = s.id(s.OppID)
+			bm["is_builtin"] = true
+		}
+	}
+	bot := reply["bot"].(map[string]any)
+	bot["id"] = s.id(s.BotID)
+	bot["supported_games"] = []any{"std", "anti", "grand", "octagon", "reversi"}
+	reply["server_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{
-		"ok": true, "bots": []flipsight.Bot{me, {ID: s.OppID, Name: "builtin", IsBuiltin: true, Online: true}},
-		"record_bots": []flipsight.Bot{}, "matches": list, "me": 1, "bot": me, "server_now_ms": nowMs(),
-	})
+	writeJSON(w, http.StatusOK, reply)
 }
 
+// intParam reads an integer parameter as the real server would: a number
+// or a numeric string.
 func intParam(req map[string]json.RawMessage, name string) (int64, bool) {
 	raw, ok := req[name]
 	if !ok {
 		return 0, false
 	}
 	var n int64
-	if json.Unmarshal(raw, &n) != nil {
-		return 0, false
+	if json.Unmarshal(raw, &n) == nil {
+		return n, true
 	}
-	return n, true
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		if v, err := strconv.ParseInt(str, 10, 64); err == nil {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+func (s *Server) matchSummary(fm *fmatch, name string) map[string]any {
+	reply := tpl(name)
+	m := reply["match"].(map[string]any)
+	m["id"], m["status"], m["bot_a"], m["bot_b"] = s.id(fm.id), fm.status, s.id(fm.botA), s.id(fm.botB)
+	reply["server_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
+	return reply
 }
 
 func (s *Server) answerChallenge(w http.ResponseWriter, req map[string]json.RawMessage, accept bool) {
 	id, _ := intParam(req, "match_id")
 	s.mu.Lock()
 	fm, ok := s.matches[id]
-	if !ok || fm.m.Status != "pending" || fm.m.BotB != s.BotID || nowMs() > fm.m.ExpiresMs {
+	if !ok || fm.status != "pending" || fm.botB != s.BotID || nowMs() > fm.expires {
 		s.mu.Unlock()
 		s.fail(w, http.StatusConflict, "challenge expired or answered")
 		return
 	}
+	name := "agent_reject.json"
 	if accept {
+		name = "agent_accept.json"
 		s.accepts = append(s.accepts, id)
-		fm.m.Status = "running"
+		fm.status = "running"
 		s.startClocksLocked(fm)
 		s.autoMovesLocked(fm)
 	} else {
-		fm.m.Status = "rejected"
+		fm.status = "rejected"
 	}
 	s.broadcastLocked(fm)
-	m := map[string]any{"id": id, "status": fm.m.Status, "bot_a": fm.m.BotA, "bot_b": fm.m.BotB}
+	reply := s.matchSummary(fm, name)
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "match": m, "server_now_ms": nowMs()})
+	writeJSON(w, http.StatusOK, reply)
 }
 
 func (s *Server) challenge(w http.ResponseWriter, req map[string]json.RawMessage) {
@@ -560,88 +784,85 @@ func (s *Server) challenge(w http.ResponseWriter, req map[string]json.RawMessage
 		}
 	}
 	id := s.Challenge(m, 0)
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "match_id": id, "server_now_ms": nowMs()})
+	reply := tpl("agent_challenge.json")
+	reply["match_id"] = s.id(id)
+	reply["server_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
+	writeJSON(w, http.StatusOK, reply)
 }
 
 func (s *Server) move(w http.ResponseWriter, req map[string]json.RawMessage) {
 	id, _ := intParam(req, "match_id")
 	li64, _ := intParam(req, "leg")
 	rev, _ := intParam(req, "revision")
-	li := int(li64)
 	var rawMove any
 	_ = json.Unmarshal(req["move"], &rawMove)
-	rec := MoveRecord{Match: id, Leg: li, Revision: rev, Move: rawMove}
-	if raw, ok := req["round_no"]; ok {
-		var n int64
-		if json.Unmarshal(raw, &n) == nil {
-			rec.RoundNo = &n
-		}
-	}
-	if raw, ok := req["room_created_at"]; ok {
-		var t string
-		if json.Unmarshal(raw, &t) == nil {
-			rec.RoomAt = &t
-		}
-	}
+	rec := MoveRecord{Match: id, Leg: int(li64), Revision: rev, Move: rawMove, RoundNo: req["round_no"], RoomAt: req["room_created_at"], At: time.Now()}
 	s.mu.Lock()
 	status, msg := s.moveLocked(&rec, req)
 	rec.Status, rec.Error = status, msg
 	s.moves = append(s.moves, rec)
-	var view map[string]any
+	var reply map[string]any
 	if fm, ok := s.matches[id]; ok {
-		view = map[string]any{"id": id, "status": fm.m.Status, "bot_a": fm.m.BotA, "bot_b": fm.m.BotB}
+		reply = s.matchSummary(fm, "agent_move.json")
 	}
 	s.mu.Unlock()
 	if status != http.StatusOK {
 		s.fail(w, status, msg)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "match": view, "server_now_ms": nowMs()})
+	writeJSON(w, http.StatusOK, reply)
 }
 
 // moveLocked validates and applies an agent_move; it returns the status
 // and error string of the answer.
 func (s *Server) moveLocked(rec *MoveRecord, req map[string]json.RawMessage) (int, string) {
+	if len(s.faults.MoveStatus) > 0 {
+		st := s.faults.MoveStatus[0]
+		s.faults.MoveStatus = s.faults.MoveStatus[1:]
+		return st, map[int]string{503: "bot match storage unavailable", 502: "bad gateway", 500: "internal"}[st]
+	}
 	fm, ok := s.matches[rec.Match]
 	if !ok || rec.Match == 0 {
 		return http.StatusConflict, "match not running"
 	}
 	s.refreshLocked(fm)
-	if fm.m.Status != "running" {
+	if fm.status != "running" {
 		return http.StatusConflict, "match not running"
 	}
 	if rec.Leg < 0 || rec.Leg >= len(fm.legs) {
 		return http.StatusConflict, "leg_finished"
 	}
-	leg := &fm.m.State.Legs[rec.Leg]
-	g := fm.legs[rec.Leg]
+	l := fm.legs[rec.Leg]
 	if fm.human {
-		if rec.RoundNo == nil || rec.RoomAt == nil || *rec.RoundNo != *fm.m.RoundNo || *rec.RoomAt != *fm.m.RoomCreatedAt {
+		round, _ := intParam(req, "round_no")
+		var created string
+		_ = json.Unmarshal(req["room_created_at"], &created)
+		if round != fm.round || created != fm.roomCreated {
 			return http.StatusConflict, "stale room revision"
 		}
 	}
-	if leg.Status == "timeout" {
+	if l.status == "timeout" {
 		return http.StatusConflict, "match timed out"
 	}
-	if leg.Status != "active" {
+	if l.status != "active" {
 		return http.StatusConflict, "leg_finished"
 	}
 	if s.faults.BumpRevision > 0 {
 		s.faults.BumpRevision--
-		leg.Revision++
+		l.revision++
 		s.broadcastLocked(fm)
 	}
-	if rec.Revision != leg.Revision {
+	if rec.Revision != l.revision {
 		return http.StatusConflict, "stale_revision"
 	}
-	if colorOf(fm, rec.Leg, s.botParticipant(fm)) != g.Turn {
+	if colorOf(l, s.botParticipant(fm)) != l.g.Turn {
 		return http.StatusConflict, "not_your_turn"
 	}
 	mv, err := parseMove(req["move"], fm.mode.Size())
 	if err != nil {
 		return http.StatusConflict, err.Error()
 	}
-	legal := g.LegalMoves()
+	legal := l.g.LegalMoves()
 	if mv == othello.Pass {
 		if len(legal) > 0 || fm.human {
 			return http.StatusConflict, "illegal_move"
@@ -653,7 +874,7 @@ func (s *Server) moveLocked(rec *MoveRecord, req map[string]json.RawMessage) (in
 		s.faults.RejectIllegal--
 		return http.StatusConflict, "illegal_move"
 	}
-	s.applyLocked(fm, rec.Leg, mv)
+	rec.Charged = s.applyLocked(fm, l, mv)
 	s.autoMovesLocked(fm)
 	s.broadcastLocked(fm)
 	if s.faults.LoseMoveAnswer > 0 {
@@ -663,6 +884,8 @@ func (s *Server) moveLocked(rec *MoveRecord, req map[string]json.RawMessage) (in
 	return http.StatusOK, ""
 }
 
+// parseMove reads a move as agent_move documents it: -1..99, "d3", "D3",
+// "pass", "PA", "PS", "--".
 func parseMove(raw json.RawMessage, size int) (int, error) {
 	var n int
 	if err := json.Unmarshal(raw, &n); err == nil {
@@ -675,6 +898,10 @@ func parseMove(raw json.RawMessage, size int) (int, error) {
 	if err := json.Unmarshal(raw, &str); err != nil {
 		return 0, fmt.Errorf("invalid move coordinate")
 	}
+	switch strings.ToLower(str) {
+	case "pass", "pa", "ps", "--":
+		return othello.Pass, nil
+	}
 	if v, err := strconv.Atoi(str); err == nil {
 		return parseMove([]byte(strconv.Itoa(v)), size)
 	}
@@ -685,14 +912,16 @@ func parseMove(raw json.RawMessage, size int) (int, error) {
 	return m, nil
 }
 
-// broadcastLocked sends a match event to every stream.
+// broadcastLocked sends a match event to every stream: the full match for
+// bot pairs, only id, kind and room_id for human games (as documented).
 func (s *Server) broadcastLocked(fm *fmatch) {
 	var ev map[string]any
 	if fm.human {
-		ev = map[string]any{"type": "match", "match": map[string]any{"id": fm.m.ID, "kind": "human", "room_id": fm.m.RoomID}, "server_now_ms": nowMs()}
+		ev = map[string]any{"type": "match", "match": map[string]any{"id": fm.id, "kind": "human", "room_id": fm.room}}
 	} else {
-		ev = map[string]any{"type": "match", "match": s.viewLocked(fm), "server_now_ms": nowMs()}
+		ev = map[string]any{"type": "match", "match": s.renderLocked(fm)}
 	}
+	ev["server_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
 	b, _ := json.Marshal(ev)
 	b = append(b, '\n')
 	for ch := range s.subs {
@@ -727,8 +956,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 		drop = true
 	}
 	s.streams++
-	s.streamsN++
-	ch := make(chan []byte, 64)
+	s.streamTimes = append(s.streamTimes, time.Now())
+	ch := make(chan []byte, 256)
 	s.subs[ch] = true
 	s.mu.Unlock()
 	defer func() {
@@ -749,8 +978,14 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 		}
 		return true
 	}
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "bot_id": s.BotID, "server_now_ms": nowMs()})
-	if !write(append(hello, '\n')) || drop {
+	// hello, as the documentation's first event line, with our bot id.
+	var hello map[string]any
+	dec := json.NewDecoder(bytes.NewReader(Doc("bot-stream.ndjson")))
+	dec.UseNumber()
+	_ = dec.Decode(&hello)
+	hello["bot_id"], hello["server_now_ms"] = s.id(s.BotID), json.Number(strconv.FormatInt(int64(nowMs()), 10))
+	hb, _ := json.Marshal(hello)
+	if !write(append(hb, '\n')) || drop {
 		return
 	}
 	ping := time.NewTicker(s.Ping)
@@ -764,7 +999,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-ping.C:
-			p, _ := json.Marshal(map[string]any{"type": "ping", "server_now_ms": nowMs()})
+			p, _ := json.Marshal(map[string]any{"type": "ping", "server_now_ms": int64(nowMs())})
 			if !write(append(p, '\n')) {
 				return
 			}
