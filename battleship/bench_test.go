@@ -1,9 +1,7 @@
 package battleship
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 	"time"
 )
@@ -99,71 +97,23 @@ func BenchmarkPlace21x20All60(b *testing.B) {
 	}
 }
 
-// turnBody renders a play-turn message the way the arena does.
-func turnBody(r Rules, yours, his []Strike) []byte {
-	type st struct {
-		Target string `json:"target"`
-		Result string `json:"result"`
-	}
-	conv := func(h []Strike) []st {
-		out := make([]st, len(h))
-		for i, s := range h {
-			out[i].Target = FormatTarget(s.X, s.Y)
-			out[i].Result = [...]string{"", "hit", "hit and sunk"}[s.Result]
-		}
-		return out
-	}
-	board := map[string]any{"opponent": "x", "width": strconv.Itoa(r.W), "height": strconv.Itoa(r.H),
-		"your_strikes": conv(yours), "his_strikes": conv(his)}
-	for l := 1; l <= MaxLen; l++ {
-		board["ship"+strconv.Itoa(l)] = strconv.Itoa(r.Fleet[l])
-	}
-	b, _ := json.Marshal(map[string]any{"game": "Battleship", "game-id": 1, "action": "play-turn", "player-index": 0, "board": board})
-	return b
-}
-
-func BenchmarkDecode100x100Full(b *testing.B) {
-	h := gameHistory(b, big100, 9900, false, 5)
-	body := turnBody(big100, h, h)
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := DecodeRequest(body); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkPlayTurn100x100Full is the whole request path minus HTTP.
+// BenchmarkPlayTurn100x100Full is a turn of the largest game the arena
+// allows, late: learning from the opponent's history and the shot.
 func BenchmarkPlayTurn100x100Full(b *testing.B) {
 	h := gameHistory(b, big100, 9900, false, 6)
-	body := turnBody(big100, h, h)
 	bot := NewBot(Options{})
 	b.ReportAllocs()
 	for b.Loop() {
-		req, err := DecodeRequest(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := bot.PlayTurn(req); err != nil {
-			b.Fatal(err)
-		}
+		bot.PlayTurn("x", big100, h, h)
 	}
 }
 
 func BenchmarkPlayTurn10x10Midgame(b *testing.B) {
 	h := gameHistory(b, std10, 30, true, 7)
-	body := turnBody(std10, h, h)
 	bot := NewBot(Options{})
 	b.ReportAllocs()
 	for b.Loop() {
-		req, err := DecodeRequest(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := bot.PlayTurn(req); err != nil {
-			b.Fatal(err)
-		}
+		bot.PlayTurn("x", std10, h, h)
 	}
 }
 

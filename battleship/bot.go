@@ -62,56 +62,40 @@ func NewBot(opt Options) *Bot {
 	return &Bot{opt: opt, stats: newOpponentStats(opt.MaxOpponents)}
 }
 
-// InitAnswer is the answer to "init".
-type InitAnswer struct {
-	Name  string   `json:"name"`
-	Boats []string `json:"boats"`
-}
-
-// TurnAnswer is the answer to "play-turn".
-type TurnAnswer struct {
-	Play string `json:"play"`
-}
+// Name is the name init answers carry.
+func (b *Bot) Name() string { return b.opt.Name }
 
 func newRand() *rand.Rand { return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())) }
 
-// Init places the fleet. An unreadable board is Malformed; a fleet that
-// cannot be placed is Impossible (answered at once, never searched for
-// long).
-func (b *Bot) Init(req *Request) (InitAnswer, error) {
-	if req.BoardErr != nil {
-		return InitAnswer{}, req.BoardErr
-	}
-	r := req.Rules
+// Init places the fleet for a game against opponent (the name the arena
+// sends), as the arena writes ships. A fleet that cannot be placed is
+// problem.Impossible, answered at once, never searched for long.
+func (b *Bot) Init(opponent string, r Rules) ([]string, error) {
 	if err := r.Check(); err != nil {
-		return InitAnswer{}, err
+		return nil, err
 	}
-	heat := b.stats.heat(statsKey(req.Opponent, r))
+	heat := b.stats.heat(statsKey(opponent, r))
 	ships, err := Place(r, newRand(), PlaceOptions{Heat: heat, Touch: b.opt.Touch, Edge: b.opt.Edge})
 	if err != nil {
-		return InitAnswer{}, err
+		return nil, err
 	}
 	boats := make([]string, len(ships))
 	for i, s := range ships {
 		boats[i] = s.String()
 	}
-	return InitAnswer{Name: b.opt.Name, Boats: boats}, nil
+	return boats, nil
 }
 
-// PlayTurn chooses a shot. It always returns a legal in-bounds target; when
-// the board cannot be read it also returns the error and the safe target
-// "0,0" (every board has that cell).
-func (b *Bot) PlayTurn(req *Request) (TurnAnswer, error) {
-	if req.BoardErr != nil {
-		return TurnAnswer{Play: "0,0"}, req.BoardErr
+// PlayTurn chooses a shot from this bot's history (yours) and learns from
+// the opponent's (his). The shot is always an in-bounds cell not shot
+// before while one remains; rules that Check refuses get "0,0", a cell of
+// every board.
+func (b *Bot) PlayTurn(opponent string, r Rules, yours, his []Strike) (x, y int) {
+	if r.Check() != nil {
+		return 0, 0
 	}
-	r := req.Rules
-	if err := r.Check(); err != nil {
-		return TurnAnswer{Play: "0,0"}, err
-	}
-	b.learn(req)
-	x, y := NextShot(r, req.Yours, newRand(), b.opt.Target)
-	return TurnAnswer{Play: FormatTarget(x, y)}, nil
+	b.learn(opponent, r, his)
+	return NextShot(r, yours, newRand(), b.opt.Target)
 }
 
 // learnDepth is how many of the opponent's first shots are recorded: the
@@ -120,12 +104,11 @@ func learnDepth(r Rules) int { return max(1, min(20, r.Cells()/5)) }
 
 // learn records the opponent's early shots once per game: a stateless bot
 // sees the history at exactly this length once per game and seat.
-func (b *Bot) learn(req *Request) {
-	k := learnDepth(req.Rules)
-	if len(req.HisTargets) != k {
+func (b *Bot) learn(opponent string, r Rules, his []Strike) {
+	if len(his) != learnDepth(r) {
 		return
 	}
-	b.stats.record(statsKey(req.Opponent, req.Rules), req.Rules, req.HisTargets)
+	b.stats.record(statsKey(opponent, r), r, his)
 }
 
 func statsKey(opponent string, r Rules) string {

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-)
 
-func turnReq(r Rules, opponent string, yours, his []Strike) *Request {
-	return &Request{Action: "play-turn", Opponent: opponent, Rules: r, Yours: yours, HisTargets: his}
-}
+	"github.com/botarena/gamebot/internal/problem"
+)
 
 // TestBotConcurrent: many games at once on one Bot (run with -race),
 // including both seats of one game-id, always get valid answers.
@@ -18,20 +16,15 @@ func TestBotConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
-			init, err := bot.Init(&Request{Action: "init", Opponent: "gamebot", Rules: r})
-			if err != nil || len(init.Boats) != 5 {
-				t.Errorf("init: %v %v", init, err)
+			boats, err := bot.Init("gamebot", r)
+			if err != nil || len(boats) != 5 {
+				t.Errorf("init: %v %v", boats, err)
 				return
 			}
 			hist := gameHistory(t, r, 10+g, true, uint64(g))
 			for i := range 5 {
-				ans, err := bot.PlayTurn(turnReq(r, "gamebot", hist[:len(hist)-i], hist))
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if x, y, ok := ParseTarget(ans.Play); !ok || x >= r.W || y >= r.H {
-					t.Errorf("play %q", ans.Play)
+				if x, y := bot.PlayTurn("gamebot", r, hist[:len(hist)-i], hist); x < 0 || y < 0 || x >= r.W || y >= r.H {
+					t.Errorf("play %d,%d", x, y)
 				}
 			}
 		})
@@ -52,13 +45,9 @@ func TestBotLearnsAndStaysBounded(t *testing.T) {
 		his = append(his, Strike{X: i % 5, Y: (i / 5) % 10, OK: true})
 	}
 	for range 10 {
-		if _, err := bot.PlayTurn(turnReq(r, "lefty", nil, his)); err != nil {
-			t.Fatal(err)
-		}
+		bot.PlayTurn("lefty", r, nil, his)
 		// Other lengths of the same game do not count again.
-		if _, err := bot.PlayTurn(turnReq(r, "lefty", nil, his[:k-1])); err != nil {
-			t.Fatal(err)
-		}
+		bot.PlayTurn("lefty", r, nil, his[:k-1])
 	}
 	heat := bot.stats.heat(statsKey("lefty", r))
 	if heat == nil {
@@ -70,11 +59,11 @@ func TestBotLearnsAndStaysBounded(t *testing.T) {
 	}
 	left, right := 0, 0
 	for range 100 {
-		ans, err := bot.Init(&Request{Action: "init", Opponent: "lefty", Rules: r})
+		boats, err := bot.Init("lefty", r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range ans.Boats {
+		for _, b := range boats {
 			s, _, _ := parseBoat(b)
 			if s.X < 5 && s.Y < 4 {
 				left++
@@ -87,9 +76,7 @@ func TestBotLearnsAndStaysBounded(t *testing.T) {
 		t.Errorf("placement ignores the opponent's habits: %d ships in its hot zone, %d elsewhere", left, right)
 	}
 	for i := range 20 {
-		if _, err := bot.PlayTurn(turnReq(r, fmt.Sprintf("opp%d", i), nil, his)); err != nil {
-			t.Fatal(err)
-		}
+		bot.PlayTurn(fmt.Sprintf("opp%d", i), r, nil, his)
 	}
 	if n := bot.Len(); n > 4 {
 		t.Errorf("%d opponents kept, cap is 4", n)
@@ -98,14 +85,13 @@ func TestBotLearnsAndStaysBounded(t *testing.T) {
 
 func TestBotErrors(t *testing.T) {
 	bot := NewBot(Options{})
-	if _, err := bot.Init(&Request{Rules: Rules{W: 5, H: 5, Fleet: fleetOf(0, 0, 0, 0, 0, 1)}}); KindOf(err) != Impossible {
+	if _, err := bot.Init("x", Rules{W: 5, H: 5, Fleet: fleetOf(0, 0, 0, 0, 0, 1)}); problem.KindOf(err) != problem.Impossible {
 		t.Errorf("impossible fleet: %v", err)
 	}
-	ans, err := bot.PlayTurn(&Request{BoardErr: malformed("missing width")})
-	if KindOf(err) != Malformed || ans.Play != "0,0" {
-		t.Errorf("unreadable board: %q, %v", ans.Play, err)
+	if _, err := bot.Init("x", Rules{W: 0, H: 5}); problem.KindOf(err) != problem.Impossible {
+		t.Errorf("no board: %v", err)
 	}
-	if _, err := bot.Init(&Request{BoardErr: malformed("x")}); KindOf(err) != Malformed {
-		t.Errorf("init with unreadable board: %v", err)
+	if x, y := bot.PlayTurn("x", Rules{W: 101, H: 5}, nil, nil); x != 0 || y != 0 {
+		t.Errorf("unplayable rules: %d,%d, want 0,0", x, y)
 	}
 }

@@ -1,46 +1,11 @@
 package battleship
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"testing"
-)
 
-// FuzzStrikes: the fast history scanner agrees with encoding/json whenever
-// it accepts an input.
-func FuzzStrikes(f *testing.F) {
-	f.Add([]byte(`[{"target":"2,1","result":""},{"target":"9,5","result":"hit"}]`))
-	f.Add([]byte(`[]`))
-	f.Add([]byte(` null `))
-	f.Add([]byte(`[{"result":"hit and sunk","target":"04,2","x":"y"},{}]`))
-	f.Add([]byte(`[{"target":"3,4\n","result":""}]`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		fast, ok := parseStrikesFast(b)
-		if !ok {
-			return
-		}
-		var slow []map[string]json.RawMessage
-		if err := json.Unmarshal(b, &slow); err != nil {
-			t.Fatalf("fast path accepted invalid JSON %q: %v", b, err)
-		}
-		if len(slow) != len(fast) {
-			t.Fatalf("%d entries, encoding/json has %d", len(fast), len(slow))
-		}
-		for i, m := range slow {
-			var target, result string
-			_ = json.Unmarshal(m["target"], &target)
-			_ = json.Unmarshal(m["result"], &result)
-			x, y, ok := ParseTarget(target)
-			want := Strike{X: x, Y: y, OK: ok, Result: ParseResult(result)}
-			if !ok {
-				want.X, want.Y = 0, 0
-			}
-			if fast[i] != want {
-				t.Fatalf("entry %d: fast %+v, encoding/json %+v", i, fast[i], want)
-			}
-		}
-	})
-}
+	"github.com/botarena/gamebot/internal/problem"
+)
 
 // FuzzNextShot: whatever the board and history, the shot is on the board,
 // and not a repeat while an unshot cell remains.
@@ -90,8 +55,8 @@ func FuzzPlace(f *testing.F) {
 		}
 		ships, err := Place(r, rand.New(rand.NewPCG(seed, 0)), PlaceOptions{Touch: 0.3, MaxNodes: 200_000})
 		if err != nil {
-			if KindOf(err) != Impossible {
-				t.Fatalf("error of kind %d: %v", KindOf(err), err)
+			if problem.KindOf(err) != problem.Impossible {
+				t.Fatalf("error of kind %v: %v", problem.KindOf(err), err)
 			}
 			return
 		}

@@ -2,6 +2,7 @@ package battleship
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -347,11 +348,11 @@ func CheckPlacement(r Rules, ships []Ship) error {
 	occ := make([]bool, r.Cells())
 	for _, s := range ships {
 		if s.L < 1 || s.L > MaxLen {
-			return malformed("ship %v: length %d out of 1..%d", s, s.L, MaxLen)
+			return fmt.Errorf("ship %v: length %d out of 1..%d", s, s.L, MaxLen)
 		}
 		x2, y2 := s.End()
 		if s.X < 0 || s.Y < 0 || x2 >= r.W || y2 >= r.H {
-			return malformed("ship %v is off the %dx%d board", s, r.W, r.H)
+			return fmt.Errorf("ship %v is off the %dx%d board", s, r.W, r.H)
 		}
 		for i := range s.L {
 			c := s.Y*r.W + s.X + i
@@ -359,14 +360,14 @@ func CheckPlacement(r Rules, ships []Ship) error {
 				c = (s.Y+i)*r.W + s.X
 			}
 			if occ[c] {
-				return malformed("ship %v overlaps another ship", s)
+				return fmt.Errorf("ship %v overlaps another ship", s)
 			}
 			occ[c] = true
 		}
 		got[s.L]++
 	}
 	if got != r.Fleet {
-		return malformed("fleet %v does not match the requested %v", got, r.Fleet)
+		return fmt.Errorf("fleet %v does not match the requested %v", got, r.Fleet)
 	}
 	return nil
 }

@@ -1,10 +1,11 @@
 package battleship
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/botarena/gamebot/internal/problem"
 )
 
 func fleetOf(counts ...int) Fleet {
@@ -83,8 +84,7 @@ func TestPlaceImpossibleIsImmediate(t *testing.T) {
 	for _, r := range tests {
 		start := time.Now()
 		_, err := Place(r, rand.New(rand.NewPCG(1, 1)), PlaceOptions{})
-		var e *Error
-		if !errors.As(err, &e) || e.Kind != Impossible {
+		if problem.KindOf(err) != problem.Impossible {
 			t.Errorf("%+v: err = %v, want Impossible", r, err)
 		}
 		if d := time.Since(start); d > 500*time.Millisecond {

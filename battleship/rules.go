@@ -3,10 +3,12 @@
 // no HTTP dependency; the server package wraps it in a handler.
 package battleship
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/botarena/gamebot/internal/problem"
+
+// Requests that cannot be served (a board too large, a fleet that cannot
+// fit) are reported as problem.Impossible; the engine reads no input, so
+// it has nothing malformed to report.
+var impossible = problem.Impossiblef
 
 // MaxSide is the largest board side the arena offers (1..100).
 const MaxSide = 100
@@ -69,43 +71,6 @@ type Rules struct {
 
 // Cells returns W*H.
 func (r Rules) Cells() int { return r.W * r.H }
-
-// ErrorKind classifies request errors so that transports can map them to a
-// status: malformed input versus a well-formed but impossible request.
-type ErrorKind int
-
-const (
-	// Malformed means the input could not be read (HTTP 400).
-	Malformed ErrorKind = iota + 1
-	// Impossible means the input was read but asks for something that
-	// cannot be done, such as a fleet that does not fit (HTTP 422).
-	Impossible
-)
-
-// Error is a request error with its kind.
-type Error struct {
-	Kind ErrorKind
-	Msg  string
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-func malformed(format string, args ...any) error {
-	return &Error{Kind: Malformed, Msg: fmt.Sprintf(format, args...)}
-}
-
-func impossible(format string, args ...any) error {
-	return &Error{Kind: Impossible, Msg: fmt.Sprintf(format, args...)}
-}
-
-// KindOf returns the kind of err, or 0 if err is not an *Error.
-func KindOf(err error) ErrorKind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return 0
-}
 
 // Check validates the board size and the fleet counts. It does not decide
 // whether the fleet fits; Place does that with a complete search.

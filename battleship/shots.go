@@ -17,6 +17,9 @@ const (
 // a hit, anything also containing "sunk" sinks a ship.
 func ParseResult(s string) Result { return parseResult(s) }
 
+// ParseResultBytes is ParseResult on bytes (no allocation).
+func ParseResultBytes(s []byte) Result { return parseResult(s) }
+
 func parseResult[T string | []byte](s T) Result {
 	if len(s) < 3 || s[0] != 'h' || s[1] != 'i' || s[2] != 't' {
 		return Miss
@@ -42,6 +45,9 @@ type Strike struct {
 // nothing else) as the arena compares it with ship cells. ok is false for
 // anything else.
 func ParseTarget(s string) (x, y int, ok bool) { return parseTarget(s) }
+
+// ParseTargetBytes is ParseTarget on bytes (no allocation).
+func ParseTargetBytes(s []byte) (x, y int, ok bool) { return parseTarget(s) }
 
 func parseTarget[T string | []byte](s T) (x, y int, ok bool) {
 	x, rest, ok := canonInt(s)

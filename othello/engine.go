@@ -50,6 +50,15 @@ type EngineOptions struct {
 	FixedTime time.Duration
 	// Pool is the number of searchers kept per board size (default 4).
 	Pool int
+	// SolveAt, when positive, replaces the clock's say on exact solving:
+	// positions with at most SolveAt empties are solved exactly, at any
+	// depth; others are searched to MaxDepth and never solved. For
+	// self-play and measurements at fixed work.
+	SolveAt int
+	// HandWritten evaluates with the hand-written evaluation even where a
+	// trained pattern model exists (std): for self-play that must not
+	// depend on the model being fitted.
+	HandWritten bool
 }
 
 // NewEngine returns an engine.
@@ -94,18 +103,27 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		}
 	}
 	st := p.State
+	exact := exactEmptiesFor(hard, st.Mode.Size())
+	if e.opts.SolveAt > 0 {
+		exact = 0
+		if st.Empties() <= e.opts.SolveAt {
+			exact, maxDepth = e.opts.SolveAt, 64
+		}
+	}
 	var res rootResult
 	if st.Mode.Size() == 8 {
 		s := e.get8(st.Mode)
+		s.usePattern = s.usePattern && !e.opts.HandWritten
 		pl, op := st.masks8()
 		pos := pos8{p: pl, o: op, pp: st.placedOf(st.Turn), op: st.placedOf(3 - st.Turn)}
-		s.exactEmpties = exactEmptiesFor(hard, 8)
+		s.exactEmpties = exact
 		res = s.searchRoot(ctx, pos, p.Legal, soft, deadline, maxDepth)
 		e.pool8Put(s)
 	} else {
 		s := e.get10(st.Mode)
+		s.usePattern = s.usePattern && !e.opts.HandWritten
 		pl, op := st.masks10()
-		s.exactEmpties = exactEmptiesFor(hard, 10)
+		s.exactEmpties = exact
 		res = s.searchRoot(ctx, pos10{p: pl, o: op}, p.Legal, soft, deadline, maxDepth)
 		e.pool10Put(s)
 	}
@@ -312,4 +330,25 @@ func (e *Engine) pool10Put(s *searcher10) {
 	case e.pool10 <- s:
 	default:
 	}
+}
+
+// Position is what Choose searches: the state, the moves the server
+// allows (trusted as sent), and the clock. othello/wire builds it from a
+// FlipSight request.
+type Position struct {
+	State       *State
+	Legal       []int
+	RemainingMs int64
+	BudgetMs    int64
+	MatchID     int64 // with Leg and the colour: whose clock this is
+	Leg         int
+}
+
+// Fallback is the move to answer when the search fails: the first move
+// the server allows, or a pass when it allows none.
+func Fallback(p *Position) int {
+	if len(p.Legal) == 0 {
+		return Pass
+	}
+	return p.Legal[0]
 }

@@ -118,12 +118,12 @@ func cpuTime() time.Duration {
 // single solve times swing with small ordering changes.
 func selfPlaySet(n, empties int) []pos8 {
 	rng := rand.New(rand.NewPCG(7, uint64(empties)))
-	ts := NewTrainSearcher(18)
+	s := newSearcher8(Std, 18)
 	var out []pos8
 	for len(out) < n {
-		for _, x := range SelfPlayGame(context.Background(), rng, GenOptions{Depth: 4, RandomMax: 6, UsePattern: true}, ts) {
-			if int(x.Empties) == empties {
-				out = append(out, pos8{p: bits8(x.P), o: bits8(x.O)})
+		for _, pos := range selfPlayGame(rng, 4, 6, true, s) {
+			if 64-pos.p.count()-pos.o.count() == empties {
+				out = append(out, pos8{p: pos.p, o: pos.o})
 				break
 			}
 		}

@@ -184,3 +184,19 @@ func BenchmarkPatternEval(b *testing.B) {
 		_ = m.eval(p, o, 30, 3)
 	}
 }
+
+func TestEmbeddedModelLoads(t *testing.T) {
+	m := stdModel()
+	if m == nil {
+		t.Fatal("the embedded std pattern model does not decode")
+	}
+	if len(m.w) != patStages*patStageLen {
+		t.Fatalf("model has %d weights", len(m.w))
+	}
+	if s := newSearcher8(Std, 10); !s.usePattern {
+		t.Fatal("std searcher does not use the model")
+	}
+	if s := newSearcher8(Anti, 10); s.usePattern {
+		t.Fatal("anti searcher uses the std model")
+	}
+}

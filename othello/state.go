@@ -62,6 +62,20 @@ func (s *State) Discs() (black, white int) {
 	return black, white
 }
 
+// Empties counts the empty playable squares (octagon's blocked squares
+// are not squares of the game).
+func (s *State) Empties() int {
+	b, w := s.Discs()
+	return s.Mode.PlayableSquares() - b - w
+}
+
+// Bitboards returns an 8×8 position as the mover's and the opponent's
+// discs, a1 = bit 0 (the trained evaluation's and the samples' form).
+func (s *State) Bitboards() (mover, opponent uint64) {
+	p, o := s.masks8()
+	return uint64(p), uint64(o)
+}
+
 func (s *State) masks8() (p, o bits8) {
 	for i, c := range s.Cells {
 		switch {

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"sync"
+
+	"github.com/botarena/gamebot/giretra"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -20,7 +23,16 @@ type Metrics struct {
 	sessionsReclaimed *prometheus.CounterVec
 	notifications     *prometheus.CounterVec
 	overloaded        *prometheus.CounterVec
+
+	// Children resolved once, so that hot paths look up no label.
+	mu        sync.RWMutex
+	decisions map[decisionKey]prometheus.Observer
+	fallbacks map[decisionKey]prometheus.Counter
+	events    [giretra.MatchEnded + 1]prometheus.Counter
+	unknown   prometheus.Counter
 }
+
+type decisionKey struct{ game, kind string }
 
 // NewMetrics registers the server's metrics (and the Go, process and build
 // collectors) on reg.
@@ -54,10 +66,46 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "bot_overload_total", Help: "Decisions that found every search slot busy, by game.",
 		}, []string{"game"}),
 	}
+	m.decisions = map[decisionKey]prometheus.Observer{}
+	m.fallbacks = map[decisionKey]prometheus.Counter{}
+	for k := range m.events {
+		m.events[k] = m.notifications.WithLabelValues(giretra.EventKind(k).String())
+	}
+	m.unknown = m.notifications.WithLabelValues("unknown")
 	reg.MustRegister(m.requests, m.requestDuration, m.decisionDuration, m.decisionFallbacks,
 		m.sessionsActive, m.sessionsCreated, m.sessionsReclaimed, m.notifications, m.overloaded,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
 	return m
+}
+
+// decision is the decision-latency histogram of a game and kind.
+func (m *Metrics) decision(game, kind string) prometheus.Observer {
+	k := decisionKey{game, kind}
+	m.mu.RLock()
+	o, ok := m.decisions[k]
+	m.mu.RUnlock()
+	if !ok {
+		o = m.decisionDuration.WithLabelValues(game, kind)
+		m.mu.Lock()
+		m.decisions[k] = o
+		m.mu.Unlock()
+	}
+	return o
+}
+
+// fallback is the fallback counter of a game and kind.
+func (m *Metrics) fallback(game, kind string) prometheus.Counter {
+	k := decisionKey{game, kind}
+	m.mu.RLock()
+	c, ok := m.fallbacks[k]
+	m.mu.RUnlock()
+	if !ok {
+		c = m.decisionFallbacks.WithLabelValues(game, kind)
+		m.mu.Lock()
+		m.fallbacks[k] = c
+		m.mu.Unlock()
+	}
+	return c
 }

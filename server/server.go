@@ -1,12 +1,17 @@
-// Package server is the HTTP side of the bot: routing, decoding, errors,
-// sessions and metrics. Game logic lives in the giretra and battleship
-// packages; handlers here decode, call one engine function and encode.
+// Package server is the bot's HTTP edge for all three games: the Giretra
+// session API, botsarena's battleship endpoint and the FlipSight Othello
+// move. Every route has one shape (endpoint: decode → decide → encode);
+// the games' wire packages decode and validate, reporting problems in one
+// error model (internal/problem) that statusOf maps to HTTP statuses in
+// one place; the engines decide. The server holds the Giretra sessions and
+// the metrics.
 package server
 
 import (
 	"context"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
@@ -16,7 +21,7 @@ import (
 )
 
 // Config tunes the server. The zero value of each field gets a default in
-// NewServer.
+// New.
 type Config struct {
 	// MaxBodyBytes caps request bodies (413 beyond). Default 4 MiB, enough
 	// for a 100x100 battleship history.
@@ -28,8 +33,9 @@ type Config struct {
 	SessionTTL time.Duration
 	// EndedSessionTTL is the grace after match-ended. Default 1 min.
 	EndedSessionTTL time.Duration
-	// MaxConcurrentDecisions caps CPU-heavy decisions running at once;
-	// beyond it a decision gets the fast heuristic answer. Default 2×GOMAXPROCS.
+	// MaxConcurrentDecisions caps CPU-heavy Giretra decisions running at
+	// once; beyond it a decision gets the fast heuristic answer. Default
+	// 2×GOMAXPROCS.
 	MaxConcurrentDecisions int
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
@@ -48,14 +54,12 @@ func (c *Config) defaults() {
 	if c.EndedSessionTTL <= 0 {
 		c.EndedSessionTTL = time.Minute
 	}
-}
-
-// Server is the bot's HTTP handler and the state behind it.
-type Server struct {
-	handler  http.Handler
-	sessions *sessionStore
-	metrics  *Metrics
-	logger   *slog.Logger
+	if c.MaxConcurrentDecisions <= 0 {
+		c.MaxConcurrentDecisions = 2 * runtime.GOMAXPROCS(0)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 }
 
 // Deps are the game engines the server serves.
@@ -68,19 +72,43 @@ type Deps struct {
 	Othello *othello.Engine
 }
 
-// New builds the server: routes, middleware and a session store. Call Run
-// (or Janitor) to reclaim idle sessions in the background.
+// Server is the bot's HTTP handler and the state behind it.
+type Server struct {
+	router   http.Handler
+	sessions *sessionStore
+	metrics  *Metrics
+	logger   *slog.Logger
+	maxBody  int64
+	// slots bounds the Giretra decisions that may search at once.
+	slots chan struct{}
+}
+
+// New builds the server: routes, metrics on reg and a session store. Call
+// Janitor to reclaim idle sessions in the background.
 func New(logger *slog.Logger, cfg Config, reg *prometheus.Registry, deps Deps) *Server {
 	cfg.defaults()
 	m := NewMetrics(reg)
-	s := &Server{metrics: m, logger: logger}
+	s := &Server{metrics: m, logger: logger, maxBody: cfg.MaxBodyBytes, slots: make(chan struct{}, cfg.MaxConcurrentDecisions)}
 	s.sessions = newSessionStore(cfg, deps.NewGiretraPlayer, m)
-	s.handler = s.routes(cfg, reg, deps)
+	s.router = s.routes(reg, deps)
 	return s
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A panic anywhere in a request is
+// answered as a logged 500 with a JSON body: one bad request never takes
+// the process (or another session) down.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.logger.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", v, "stack", string(debugStack()))
+			writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error"})
+		}
+	}()
+	s.router.ServeHTTP(w, r)
+}
 
 // Janitor reclaims expired sessions every interval until ctx is done.
 func (s *Server) Janitor(ctx context.Context, interval time.Duration) {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/server"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // player answers arena messages with raw bytes (the referee validates them
@@ -57,8 +59,8 @@ func (p *httpPlayer) call(ctx context.Context, body []byte) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 }
 
-// selfServer serves the engine on a loopback port, behind the same decode
-// and answer shapes as the production handler.
+// selfServer serves the engine on a loopback port through the production
+// server (its battleship endpoint), so a duel exercises the real edge.
 type selfServer struct {
 	srv *http.Server
 	url string
@@ -69,38 +71,7 @@ func startSelf(bot *battleship.Bot) (*selfServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, `{"error":"read"}`, http.StatusBadRequest)
-			return
-		}
-		req, err := battleship.DecodeRequest(body)
-		var v any
-		status := http.StatusOK
-		switch {
-		case err != nil:
-			status, v = http.StatusBadRequest, map[string]string{"error": err.Error()}
-		case req.Action == "init":
-			ans, err := bot.Init(req)
-			v = ans
-			if err != nil {
-				status, v = http.StatusUnprocessableEntity, map[string]string{"error": err.Error()}
-			}
-		case req.Action == "play-turn":
-			ans, err := bot.PlayTurn(req)
-			v = ans
-			if err != nil {
-				status, v = http.StatusBadRequest, map[string]string{"error": err.Error(), "play": ans.Play}
-			}
-		default:
-			v = map[string]string{"status": "ignored"}
-		}
-		b, _ := json.Marshal(v)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = w.Write(b)
-	})
+	h := server.New(slog.New(slog.DiscardHandler), server.Config{}, prometheus.NewRegistry(), server.Deps{Battleship: bot})
 	s := &selfServer{
 		srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)},
 		url: "http://" + ln.Addr().String() + "/battleship",

@@ -134,11 +134,7 @@ func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c, _ := s.player.ChooseCut(ctx, s.seat, nil)
 		writeJSONAnswer(w, wire.CutAnswer{Position: c.Position, FromTop: c.FromTop})
 	case "choose-negotiation-action":
-		var req wire.InBidRequest
-		if err := json.Unmarshal(body, &req); err != nil {
-			b.problem("bid: %v", err)
-		}
-		bid, err := wire.DecodeBid(&req, s.seat)
+		bid, err := wire.DecodeBid(body, s.seat)
 		if err != nil {
 			b.problem("bid: %v", err)
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -147,11 +143,7 @@ func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a, _ := s.player.ChooseAction(ctx, &bid.View)
 		writeJSONAnswer(w, wire.FromValidAction(a))
 	case "choose-card":
-		var req wire.InCardRequest
-		if err := json.Unmarshal(body, &req); err != nil {
-			b.problem("card: %v", err)
-		}
-		play, err := wire.DecodePlay(&req, s.seat)
+		play, err := wire.DecodePlay(body, s.seat)
 		if err != nil {
 			b.problem("card: %v", err)
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -167,11 +159,7 @@ func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		var req wire.InNotification
-		if err := json.Unmarshal(body, &req); err != nil {
-			b.problem("%s: %v", name, err)
-		}
-		if n, err := wire.DecodeNotification(k, &req); err == nil {
+		if n, err := wire.DecodeNotification(k, body); err == nil {
 			_ = s.player.Notify(ctx, s.seat, &n.Event)
 		} else {
 			b.problem("%s: %v", name, err)

@@ -14,7 +14,7 @@ func TestRunAnswersEveryLine(t *testing.T) {
 	var reqs []string
 	var legal [][]int
 	for _, mode := range []string{"std", "anti", "grand", "octagon", "reversi"} {
-		b, err := os.ReadFile("../../othello/testdata/spec_" + mode + ".json")
+		b, err := os.ReadFile("../../othello/wire/testdata/spec_" + mode + ".json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestRunAnswersEveryLine(t *testing.T) {
 	if lines[5] != `{"move":-1}` {
 		t.Errorf("pass answer %q", lines[5])
 	}
-	if !strings.Contains(lines[6], `"status":400`) || !strings.Contains(lines[7], `"status":422`) {
+	if !strings.Contains(lines[6], `"kind":"malformed"`) || !strings.Contains(lines[7], `"kind":"impossible"`) {
 		t.Errorf("error answers %q %q", lines[6], lines[7])
 	}
 }

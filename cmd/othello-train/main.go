@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/train"
 )
 
 func main() {
@@ -64,7 +65,7 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	out := fs.String("o", "", "output file (appended to)")
 	seed := fs.Uint64("seed", 1, "seed")
 	workers := fs.Int("workers", 2, "games played at once")
-	var opt othello.GenOptions
+	var opt train.GenOptions
 	fs.IntVar(&opt.Depth, "depth", 4, "midgame search depth")
 	fs.IntVar(&opt.SolveAt, "solve-at", 14, "empties from which play is exact")
 	fs.IntVar(&opt.RandomMax, "random", 4, "up to this many random moves after the opening")
@@ -88,13 +89,13 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	var wg sync.WaitGroup
 	for range *workers {
 		wg.Go(func() {
-			s := othello.NewTrainSearcher(18)
+			s := train.NewEngine(opt)
 			for g := range next {
 				rng := rand.New(rand.NewPCG(*seed, uint64(g)))
-				batch := othello.SelfPlayGame(ctx, rng, opt, s)
+				batch := train.SelfPlayGame(ctx, rng, opt, s)
 				mu.Lock()
 				if werr == nil && len(batch) > 0 {
-					werr = othello.WriteSamples(f, batch)
+					werr = train.WriteSamples(f, batch)
 				}
 				done++
 				samples += len(batch)
@@ -123,7 +124,7 @@ func fit(args []string, stdout, stderr io.Writer) error {
 	in := fs.String("i", "", "samples file (from gen)")
 	out := fs.String("o", "", "model file to write")
 	seed := fs.Uint64("seed", 1, "seed")
-	var opt othello.FitOptions
+	var opt train.FitOptions
 	fs.IntVar(&opt.Epochs, "epochs", 8, "passes over the data")
 	fs.Float64Var(&opt.Rate, "rate", 0.003, "learning rate")
 	fs.Float64Var(&opt.L2, "l2", 1e-5, "weight decay per update")
@@ -141,15 +142,15 @@ func fit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d samples\n", len(samples))
-	opt.Log = func(ep int, train, holdout float64) {
-		fmt.Fprintf(stdout, "epoch %d: rmse %.3f discs (held-out games %.3f)\n", ep+1, train, holdout)
+	opt.Log = func(ep int, fitted, holdout float64) {
+		fmt.Fprintf(stdout, "epoch %d: rmse %.3f discs (held-out games %.3f)\n", ep+1, fitted, holdout)
 	}
-	w := othello.FitPatterns(samples, opt, rand.New(rand.NewPCG(*seed, 0)))
+	w := train.FitPatterns(samples, opt, rand.New(rand.NewPCG(*seed, 0)))
 	o, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
-	if err := othello.WritePatternModel(o, w); err != nil {
+	if err := othello.EncodePatternModel(o, w); err != nil {
 		o.Close()
 		return err
 	}
@@ -180,7 +181,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	st, err := othello.ModelErrors(samples, mb)
+	st, err := train.ModelErrors(samples, mb)
 	if err != nil {
 		return err
 	}
@@ -193,11 +194,11 @@ func check(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func readSamplesFile(name string) ([]othello.TrainSample, error) {
+func readSamplesFile(name string) ([]train.Sample, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return othello.ReadSamples(f)
+	return train.ReadSamples(f)
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/train"
 )
 
 func TestGenThenFit(t *testing.T) {
@@ -23,7 +23,7 @@ func TestGenThenFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := othello.ReadSamples(f)
+	s, err := train.ReadSamples(f)
 	f.Close()
 	if err != nil || len(s) < 6*20 {
 		t.Fatalf("gen wrote %d samples (%v)", len(s), err)

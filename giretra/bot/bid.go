@@ -218,5 +218,5 @@ func chooseBid(v *giretra.BidView) giretra.Action {
 			return valid[best]
 		}
 	}
-	return fallbackAction(valid)
+	return giretra.FallbackAction(valid)
 }

@@ -96,15 +96,15 @@ func (b *Bot) ChooseCut(_ context.Context, seat giretra.Position, match *giretra
 }
 
 // ChooseAction bids: announce, accept, double or redouble from a hand
-// evaluation per mode and the match situation.
+// evaluation per mode and the match situation. A panic in the strategy is
+// recovered: the answer is then the fallback, with a *giretra.PanicError.
 func (b *Bot) ChooseAction(ctx context.Context, v *giretra.BidView) (a giretra.Action, err error) {
 	if v == nil || len(v.Valid) == 0 {
 		return giretra.Action{Type: giretra.Accept}, errNoOption
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			notePanic(r)
-			a, err = fallbackAction(v.Valid), nil
+			a, err = giretra.FallbackAction(v.Valid), giretra.NewPanicError(r)
 		}
 		a = matchAction(a, v.Valid)
 	}()
@@ -121,7 +121,8 @@ func (b *Bot) ChooseAction(ctx context.Context, v *giretra.BidView) (a giretra.A
 }
 
 // ChooseCard plays a card: by determinized search, or by the heuristic in
-// fast mode, under time pressure, or when the search cannot run.
+// fast mode, under time pressure, or when the search cannot run. A panic
+// is recovered as in ChooseAction.
 func (b *Bot) ChooseCard(ctx context.Context, v *giretra.PlayView) (c giretra.Card, err error) {
 	if v == nil || v.Valid == 0 {
 		return giretra.NoCard, errNoOption
@@ -129,11 +130,10 @@ func (b *Bot) ChooseCard(ctx context.Context, v *giretra.PlayView) (c giretra.Ca
 	valid := v.Valid
 	defer func() {
 		if r := recover(); r != nil {
-			notePanic(r)
-			c, err = valid.First(), nil
+			c, err = giretra.FallbackCard(valid), giretra.NewPanicError(r)
 		}
 		if c > 31 || !valid.Has(c) {
-			c = valid.First()
+			c = giretra.FallbackCard(valid)
 		}
 	}()
 	if valid.Count() == 1 || v.State == nil {
@@ -157,8 +157,7 @@ func (b *Bot) Notify(_ context.Context, _ giretra.Position, e *giretra.Event) (e
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			notePanic(r)
-			err = botError("bad notification")
+			err = giretra.NewPanicError(r)
 		}
 	}()
 	if e.Kind == giretra.NegotiationCompleted && e.Negotiation != nil {
@@ -233,17 +232,6 @@ func (b *Bot) contractFor(v *giretra.PlayView) (giretra.Contract, *giretra.Negot
 	return giretra.Contract{Mode: mode, Announcer: v.Seat.Next()}, neg
 }
 
-// fallbackAction is the engine's own fallback: Accept if offered, else the
-// first option.
-func fallbackAction(valid []giretra.Action) giretra.Action {
-	for _, a := range valid {
-		if a.Type == giretra.Accept {
-			return a
-		}
-	}
-	return valid[0]
-}
-
 // matchAction returns the offered option equal to a, or the fallback.
 func matchAction(a giretra.Action, valid []giretra.Action) giretra.Action {
 	for _, v := range valid {
@@ -251,16 +239,7 @@ func matchAction(a giretra.Action, valid []giretra.Action) giretra.Action {
 			return v
 		}
 	}
-	return fallbackAction(valid)
-}
-
-// panicHook, when set (tests), sees the panics the bot recovers from.
-var panicHook func(any)
-
-func notePanic(r any) {
-	if panicHook != nil {
-		panicHook(r)
-	}
+	return giretra.FallbackAction(valid)
 }
 
 type botError string

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"encoding/binary"
+	"errors"
 	"slices"
 	"testing"
 
@@ -15,8 +16,6 @@ func FuzzChooseCard(f *testing.F) {
 	f.Add([]byte("\x00\x05\xff\x00\x00\x00\x0f\x00\x00\x00\x01\x02\x03\x04\x05\x06\x07\x08"))
 	f.Add([]byte("\x03\x04\x12\x34\x56\x78\x10\x20\x30\x40\x1f\x1e\x1d\x1c\x00\x01\x02\x09\x0a\x0b\x0c"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		panicHook = func(r any) { panic(r) }
-		defer func() { panicHook = nil }()
 		if len(data) < 10 {
 			return
 		}
@@ -49,7 +48,7 @@ func FuzzChooseCard(f *testing.F) {
 		for _, cfg := range []Config{{Fast: true}, {Effort: 0.05}} {
 			c, err := New(cfg).ChooseCard(t.Context(), v)
 			if err != nil || c > 31 || !valid.Has(c) {
-				t.Fatalf("%+v: card %v not among %v (err %v)", cfg, c, valid, err)
+				t.Fatalf("%+v: card %v not among %v (err %v)%s", cfg, c, valid, err, stackOf(err))
 			}
 		}
 	})
@@ -68,8 +67,6 @@ func FuzzChooseAction(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5}, uint32(0x0F0F), uint8(1))
 	f.Add([]byte{5, 0, 0, 0}, uint32(0xFF), uint8(0))
 	f.Fuzz(func(t *testing.T, picks []byte, hand uint32, dealer uint8) {
-		panicHook = func(r any) { panic(r) }
-		defer func() { panicHook = nil }()
 		neg := giretra.Negotiation{Dealer: giretra.Position(dealer & 3)}
 		b := giretra.NewBidding(neg.Dealer)
 		for _, x := range picks {
@@ -92,8 +89,18 @@ func FuzzChooseAction(f *testing.F) {
 		for _, cfg := range []Config{{Fast: true}, {Effort: 0.1}} {
 			a, err := New(cfg).ChooseAction(t.Context(), v)
 			if err != nil || !slices.Contains(va, a) {
-				t.Fatalf("action %v not among %v (err %v)", a, va, err)
+				t.Fatalf("action %v not among %v (err %v)%s", a, va, err, stackOf(err))
 			}
 		}
 	})
+}
+
+// stackOf is the stack of a recovered panic (a *giretra.PanicError), for
+// the failure message.
+func stackOf(err error) string {
+	var pe *giretra.PanicError
+	if errors.As(err, &pe) {
+		return "\n" + string(pe.Stack())
+	}
+	return ""
 }

@@ -15,7 +15,7 @@ import (
 // are ignored, numbers must be JSON integers, and null or a non-object is an
 // error. The referee uses them to judge bots.
 
-func object(b []byte) (map[string]json.RawMessage, error) {
+func answerObject(b []byte) (map[string]json.RawMessage, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, fmt.Errorf("empty answer body")
@@ -44,7 +44,7 @@ func stringField(m map[string]json.RawMessage, key string) (string, bool, error)
 
 // SessionAnswer reads {"sessionId": "..."}.
 func SessionAnswer(b []byte) (string, error) {
-	m, err := object(b)
+	m, err := answerObject(b)
 	if err != nil {
 		return "", err
 	}
@@ -62,7 +62,7 @@ func SessionAnswer(b []byte) (string, error) {
 // reads as 0 and a missing fromTop as false, as in the engine; the range is
 // the caller's check (giretra.Cut.Valid).
 func CutAnswerOf(b []byte) (giretra.Cut, error) {
-	m, err := object(b)
+	m, err := answerObject(b)
 	if err != nil {
 		return giretra.Cut{}, err
 	}
@@ -97,7 +97,7 @@ func CutAnswerOf(b []byte) (giretra.Cut, error) {
 // targetMode equals. In the seed dialect the seed's names ("Announce",
 // "Pass", "gameMode") are also understood.
 func ActionAnswerOf(b []byte, valid []giretra.Action, d Dialect) (giretra.Action, error) {
-	m, err := object(b)
+	m, err := answerObject(b)
 	if err != nil {
 		return giretra.Action{}, err
 	}
@@ -152,7 +152,7 @@ func ActionAnswerOf(b []byte, valid []giretra.Action, d Dialect) (giretra.Action
 
 // CardAnswerOf reads {"rank": "...", "suit": "..."}, names ignoring case.
 func CardAnswerOf(b []byte) (giretra.Card, error) {
-	m, err := object(b)
+	m, err := answerObject(b)
 	if err != nil {
 		return giretra.NoCard, err
 	}
@@ -164,9 +164,13 @@ func CardAnswerOf(b []byte) (giretra.Card, error) {
 	if err != nil {
 		return giretra.NoCard, err
 	}
-	c, err := ToCard(Card{Rank: rank, Suit: suit})
-	if err != nil {
-		return giretra.NoCard, err
+	r, ok := giretra.ParseRank(rank)
+	if !ok {
+		return giretra.NoCard, fmt.Errorf("unknown card rank %q", rank)
 	}
-	return c, nil
+	st, ok := giretra.ParseSuit(suit)
+	if !ok {
+		return giretra.NoCard, fmt.Errorf("unknown card suit %q", suit)
+	}
+	return giretra.NewCard(r, st), nil
 }

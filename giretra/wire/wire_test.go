@@ -9,15 +9,13 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/internal/problem"
 )
 
-func readJSON(t *testing.T, name string, v any) []byte {
+func readFile(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("testdata/" + name)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
 	}
 	return b
@@ -26,9 +24,8 @@ func readJSON(t *testing.T, name string, v any) []byte {
 // The spec's choose-negotiation-action example decodes to the right model,
 // and encoding that model gives back the same bytes.
 func TestEngineBidGolden(t *testing.T) {
-	var req InBidRequest
-	golden := readJSON(t, "engine_bid.json", &req)
-	bid, err := DecodeBid(&req, giretra.Top)
+	golden := readFile(t, "engine_bid.json")
+	bid, err := DecodeBid(golden, giretra.Top)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,9 +54,7 @@ func TestEngineBidGolden(t *testing.T) {
 }
 
 func TestSeedGolden(t *testing.T) {
-	var bidReq InBidRequest
-	readJSON(t, "seed_bid.json", &bidReq)
-	bid, err := DecodeBid(&bidReq, giretra.Bottom)
+	bid, err := DecodeBid(readFile(t, "seed_bid.json"), giretra.Bottom)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +68,7 @@ func TestSeedGolden(t *testing.T) {
 		t.Errorf("history %v", bid.Neg.Actions)
 	}
 
-	var cardReq InCardRequest
-	readJSON(t, "seed_card.json", &cardReq)
-	play, err := DecodePlay(&cardReq, giretra.Top)
+	play, err := DecodePlay(readFile(t, "seed_card.json"), giretra.Top)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +79,7 @@ func TestSeedGolden(t *testing.T) {
 		t.Errorf("view %+v", play.View)
 	}
 
-	var cutReq InCutRequest
-	readJSON(t, "seed_cut.json", &cutReq)
-	ms, err := cutReq.MatchState.Model()
+	ms, err := DecodeCut(readFile(t, "seed_cut.json"))
 	if err != nil || ms.TargetScore != 501 || ms.Dealer != giretra.Bottom {
 		t.Errorf("cut match %+v %v", ms, err)
 	}
@@ -105,9 +96,7 @@ type roundTrip struct {
 }
 
 func (r *roundTrip) ChooseCut(ctx context.Context, seat giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
-	var req InCutRequest
-	mustRoundTrip(r.t, EncodeCut(r.dialect, m), &req)
-	got, err := req.MatchState.Model()
+	got, err := DecodeCut(mustMarshal(r.t, EncodeCut(r.dialect, m)))
 	if err != nil || got.Points != m.Points || got.Dealer != m.Dealer || got.TargetScore != m.TargetScore {
 		r.t.Fatalf("cut match state %+v → %+v (%v)", m, got, err)
 	}
@@ -115,9 +104,7 @@ func (r *roundTrip) ChooseCut(ctx context.Context, seat giretra.Position, m *gir
 }
 
 func (r *roundTrip) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
-	var req InBidRequest
-	mustRoundTrip(r.t, EncodeBid(r.dialect, v), &req)
-	bid, err := DecodeBid(&req, v.Seat)
+	bid, err := DecodeBid(mustMarshal(r.t, EncodeBid(r.dialect, v)), v.Seat)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -141,9 +128,7 @@ func (r *roundTrip) ChooseAction(ctx context.Context, v *giretra.BidView) (giret
 }
 
 func (r *roundTrip) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
-	var req InCardRequest
-	mustRoundTrip(r.t, EncodeCard(r.dialect, v, r.mul), &req)
-	play, err := DecodePlay(&req, v.Seat)
+	play, err := DecodePlay(mustMarshal(r.t, EncodeCard(r.dialect, v, r.mul)), v.Seat)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -160,9 +145,7 @@ func (r *roundTrip) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretr
 }
 
 func (r *roundTrip) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
-	var req InNotification
-	mustRoundTrip(r.t, EncodeEvent(r.dialect, e, r.mul), &req)
-	n, err := DecodeNotification(e.Kind, &req)
+	n, err := DecodeNotification(e.Kind, mustMarshal(r.t, EncodeEvent(r.dialect, e, r.mul)))
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -184,15 +167,13 @@ func (r *roundTrip) Notify(ctx context.Context, seat giretra.Position, e *giretr
 	return nil
 }
 
-func mustRoundTrip(t *testing.T, v any, into any) {
+func mustMarshal(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(b, into); err != nil {
-		t.Fatalf("%v in %s", err, b)
-	}
+	return b
 }
 
 // Property: whole matches survive encode → JSON → decode in both dialects.
@@ -283,28 +264,24 @@ func TestAnswerDecoders(t *testing.T) {
 
 func TestDecodeProblems(t *testing.T) {
 	tests := []struct {
-		name       string
-		body       string
-		impossible bool
+		name string
+		body string
+		want problem.Kind
 	}{
-		{"no valid plays", `{"hand":[{"rank":"Ace","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps","completedTricks":[]},"validPlays":[]}`, true},
-		{"unknown rank", `{"hand":[{"rank":"Joker","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps","completedTricks":[]},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, false},
-		{"unknown mode", `{"hand":[],"handState":{"gameMode":"Chess"},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, false},
-		{"duplicate card in hand", `{"hand":[{"rank":"Ace","suit":"Hearts"},{"rank":"Ace","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps"},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, true},
-		{"five cards in a trick", `{"hand":[],"handState":{"gameMode":"NoTrumps","currentTrick":{"leader":"Bottom","playedCards":[{},{},{},{},{}]}},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, false},
+		{"no valid plays", `{"hand":[{"rank":"Ace","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps","completedTricks":[]},"validPlays":[]}`, problem.Impossible},
+		{"no valid plays field", `{"hand":[{"rank":"Ace","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps"}}`, problem.Malformed},
+		{"unknown rank", `{"hand":[{"rank":"Joker","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps","completedTricks":[]},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, problem.Malformed},
+		{"unknown mode", `{"hand":[],"handState":{"gameMode":"Chess"},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, problem.Malformed},
+		{"duplicate card in hand", `{"hand":[{"rank":"Ace","suit":"Hearts"},{"rank":"Ace","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps"},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, problem.Impossible},
+		{"five cards in a trick", `{"hand":[],"handState":{"gameMode":"NoTrumps","currentTrick":{"leader":"Bottom","playedCards":[{},{},{},{},{}]}},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, problem.Malformed},
+		{"wrong type and impossible: malformed wins", `{"hand":[{"rank":"Ace","suit":"Hearts"},{"rank":"Ace","suit":"Hearts"}],"handState":{"gameMode":"NoTrumps"},"matchState":{"targetScore":"151"},"validPlays":[{"rank":"Ace","suit":"Hearts"}]}`, problem.Malformed},
+		{"not an object", `[1,2]`, problem.Malformed},
+		{"trailing data", `{"hand":[]} {}`, problem.Malformed},
 	}
 	for _, tt := range tests {
-		var req InCardRequest
-		if err := json.Unmarshal([]byte(tt.body), &req); err != nil {
-			t.Fatal(err)
-		}
-		_, err := DecodePlay(&req, giretra.Bottom)
-		if err == nil {
-			t.Errorf("%s: no error", tt.name)
-			continue
-		}
-		if IsImpossible(err) != tt.impossible {
-			t.Errorf("%s: %v, impossible=%v", tt.name, err, IsImpossible(err))
+		_, err := DecodePlay([]byte(tt.body), giretra.Bottom)
+		if problem.KindOf(err) != tt.want {
+			t.Errorf("%s: %v (%v), want %v", tt.name, err, problem.KindOf(err), tt.want)
 		}
 	}
 }

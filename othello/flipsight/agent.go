@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // Options configure an Agent. Zero durations take the platform's values.
@@ -694,7 +695,7 @@ func (a *Agent) moveFailed(k legID, w work, move int, err error) {
 // think asks the engine, with a budget from the leg's clock, and falls back
 // to a legal move when the engine fails or answers outside legal.
 func (a *Agent) think(ctx context.Context, w work) int {
-	remaining := time.Duration(othello.DefaultBudgetMs) * time.Millisecond // no clock sent: think briefly
+	remaining := time.Duration(wire.DefaultBudgetMs) * time.Millisecond // no clock sent: think briefly
 	if c := w.color - 1; c < len(w.leg.ClocksMs) {
 		remaining = time.Duration(float64(w.leg.ClocksMs[c])*float64(time.Millisecond)) - turnAge(w.leg, w.at)
 	}
@@ -736,7 +737,7 @@ func (a *Agent) think(ctx context.Context, w work) int {
 		plan = max(remaining-time.Duration(max(empties-1, 0)/2+2)*a.o.MinGap, 0)
 	}
 	rem, bud := plan.Milliseconds(), budget.Milliseconds()
-	req := &othello.Request{
+	req := &wire.Request{
 		Board: []int(w.leg.Board), Color: w.color, LegalMoves: w.legal, GameMode: mode, BoardSize: size,
 		BlockedSquares: blocked, Placed: map[string]int{"1": w.leg.Placed.Black, "2": w.leg.Placed.White},
 		RemainingMs: &rem, BudgetMs: &bud, MatchID: int64(w.m.ID), Leg: w.li, Revision: w.rev, History: w.leg.History,

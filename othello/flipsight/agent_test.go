@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/flipsight"
 	"github.com/botarena/gamebot/othello/flipsight/fakeserver"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 type harness struct {
@@ -315,13 +316,13 @@ func noStream(o *flipsight.Options) { o.NoStream = true }
 // blockingEngine blocks its first search until cancelled and then reports
 // the match's status at that moment; later searches answer at once.
 type blockingEngine struct {
-	started   chan *othello.Request
+	started   chan *wire.Request
 	cancelled chan string
 	status    func() string
 	calls     atomic.Int32
 }
 
-func (b *blockingEngine) Move(ctx context.Context, req *othello.Request, _ time.Duration) (int, error) {
+func (b *blockingEngine) Move(ctx context.Context, req *wire.Request, _ time.Duration) (int, error) {
 	if b.calls.Add(1) == 1 {
 		b.started <- req
 		<-ctx.Done()
@@ -341,7 +342,7 @@ func TestRevisionChangeMidSearch(t *testing.T) {
 	id := h.fake.Challenge(othello.Std, 30)
 	o := h.options(t)
 	o.OnceMatch = id
-	eng := &blockingEngine{started: make(chan *othello.Request, 1), cancelled: make(chan string, 1)}
+	eng := &blockingEngine{started: make(chan *wire.Request, 1), cancelled: make(chan string, 1)}
 	eng.status = func() string {
 		m, _ := h.fake.Match(id)
 		return m.Status
@@ -366,10 +367,13 @@ func TestRevisionChangeMidSearch(t *testing.T) {
 }
 
 // TestStreamEventsDriveMoves: with the stream up, turns are learned from
-// the match objects the events carry, not from the next poll; the poll
-// period is long enough that waiting for it would show.
+// the match objects the events carry, not from the next poll. Poll
+// answers travel slower than events here (as over a real link, where the
+// poll is a round trip and the event already on its way), so a connector
+// that waited for polls would learn every turn from one.
 func TestStreamEventsDriveMoves(t *testing.T) {
 	h := newHarness(t, 15)
+	h.fake.PollDelay = 30 * time.Millisecond
 	id := h.fake.Challenge(othello.Std, 20)
 	o := h.options(t)
 	o.OnceMatch = id
@@ -382,7 +386,7 @@ func TestStreamEventsDriveMoves(t *testing.T) {
 	}
 	checkFinished(t, h, id)
 	s := a.Stats()[id]
-	if s.Moves == 0 || s.ByStream < (s.ByStream+s.ByPoll)*9/10 {
+	if s.Moves == 0 || s.ByPoll > 1 {
 		t.Errorf("turns learned: %d from stream events, %d from polls (%d moves)", s.ByStream, s.ByPoll, s.Moves)
 	}
 }

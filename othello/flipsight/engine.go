@@ -9,14 +9,15 @@ import (
 
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // Engine chooses moves for the connector. The request is the --engine
-// protocol's line (othello.Request), built by the connector from the leg.
+// protocol's line (wire.Request), built by the connector from the leg.
 type Engine interface {
 	// Move answers req (a square from req.LegalMoves or −1) within budget.
 	// It returns promptly when ctx is cancelled (stale work).
-	Move(ctx context.Context, req *othello.Request, budget time.Duration) (int, error)
+	Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error)
 	// Done releases what the engine keeps for a finished match.
 	Done(matchID int64)
 	// Name describes the engine for the environment report.
@@ -29,8 +30,8 @@ type Engine interface {
 type NativeEngine struct{ E *othello.Engine }
 
 // Move implements Engine.
-func (n NativeEngine) Move(ctx context.Context, req *othello.Request, budget time.Duration) (int, error) {
-	pos, err := req.Validate()
+func (n NativeEngine) Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error) {
+	pos, err := req.Position()
 	if err != nil {
 		return 0, err
 	}
@@ -56,7 +57,7 @@ type CommandEngine struct {
 }
 
 // Move implements Engine.
-func (c *CommandEngine) Move(ctx context.Context, req *othello.Request, budget time.Duration) (int, error) {
+func (c *CommandEngine) Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error) {
 	c.mu.Lock()
 	if c.procs == nil {
 		c.procs = map[[2]int64]*jsonline.Proc{}
@@ -68,7 +69,7 @@ func (c *CommandEngine) Move(ctx context.Context, req *othello.Request, budget t
 		c.procs[key] = p
 	}
 	c.mu.Unlock()
-	return p.Ask(ctx, req, req.BoardSize, budget)
+	return p.Ask(ctx, req, budget)
 }
 
 // Done implements Engine.

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
 
-	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // Proc runs an engine command (through /bin/sh -c, like the official
@@ -97,8 +96,9 @@ func (p *Proc) Close() error {
 var ErrEngine = errors.New("engine failed")
 
 // Ask sends req and waits up to timeout for one answer line, which it
-// parses as a move for a board of the given size (−1 for a pass).
-func (p *Proc) Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error) {
+// parses as a move for the request's board (−1 for a pass).
+func (p *Proc) Ask(ctx context.Context, req *wire.Request, timeout time.Duration) (int, error) {
+	size := req.BoardSize
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	b, err := json.Marshal(req)
@@ -135,13 +135,13 @@ func (p *Proc) Ask(ctx context.Context, req any, size int, timeout time.Duration
 		select {
 		case line := <-p.lines:
 			p.served++
-			return ParseReply(line, size)
+			return parseReply(line, size)
 		case <-p.done:
 			// The reader may have queued the answer just before exiting.
 			select {
 			case line := <-p.lines:
 				p.served++
-				return ParseReply(line, size)
+				return parseReply(line, size)
 			default:
 			}
 			p.kill()
@@ -159,28 +159,10 @@ func (p *Proc) Ask(ctx context.Context, req any, size int, timeout time.Duration
 	}
 }
 
-// ParseReply parses an answer line: {"move": 19}, {"move": "d3"},
-// {"move": -1} or {"move": "pass"}.
-func ParseReply(line []byte, size int) (int, error) {
-	var r struct {
-		Move json.RawMessage `json:"move"`
-	}
-	if err := json.Unmarshal(line, &r); err != nil || len(r.Move) == 0 {
-		return 0, fmt.Errorf("%w: answer %.80q is not {\"move\": …}", ErrEngine, line)
-	}
-	var n json.Number
-	if err := json.Unmarshal(r.Move, &n); err == nil {
-		v, err := strconv.Atoi(n.String())
-		if err != nil || v < -1 || v >= size*size {
-			return 0, fmt.Errorf("%w: move %s outside the board", ErrEngine, n)
-		}
-		return v, nil
-	}
-	var s string
-	if err := json.Unmarshal(r.Move, &s); err != nil {
-		return 0, fmt.Errorf("%w: move %.40s is neither a number nor a string", ErrEngine, r.Move)
-	}
-	m, err := othello.ParseMove(s, size)
+// parseReply parses an engine's answer line (wire.ParseReply); a bad
+// answer is an engine failure (ErrEngine).
+func parseReply(line []byte, size int) (int, error) {
+	m, err := wire.ParseReply(line, size)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %v", ErrEngine, err)
 	}

@@ -13,22 +13,18 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/botarena/gamebot/internal/problem"
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // MaxLine bounds one request line (a 10×10 request is about 1 KiB).
 const MaxLine = 1 << 20
 
-// ErrorReply is written instead of a move when a line is not a valid
-// request. Status mirrors the HTTP endpoint: 400 malformed, 422 impossible.
-type ErrorReply struct {
-	Error  string `json:"error"`
-	Status int    `json:"status"`
-}
-
 // Serve answers requests from in on out until in ends or ctx is done. Each
 // answer is written and flushed before the next line is read. A bad line
-// gets an ErrorReply line and the loop goes on.
+// gets a wire.ErrorReply line (the problem and its kind) and the loop goes
+// on.
 func Serve(ctx context.Context, eng *othello.Engine, in io.Reader, out io.Writer, logger *slog.Logger) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
@@ -50,7 +46,7 @@ func Serve(ctx context.Context, eng *othello.Engine, in io.Reader, out io.Writer
 		}
 		if errors.Is(err, errLineTooLong) {
 			logger.Warn("request line too long", "limit", MaxLine)
-			if werr := writeLine(w, ErrorReply{Error: fmt.Sprintf("request line longer than %d bytes", MaxLine), Status: 413}); werr != nil {
+			if werr := writeLine(w, wire.ErrorReply{Error: fmt.Sprintf("request line longer than %d bytes", MaxLine), Kind: problem.TooLarge.String()}); werr != nil {
 				return werr
 			}
 		}
@@ -102,23 +98,20 @@ func trimSpace(b []byte) []byte {
 }
 
 func answer(ctx context.Context, eng *othello.Engine, line []byte, w *bufio.Writer, logger *slog.Logger) error {
-	req, err := othello.DecodeRequest(line)
+	req, err := wire.Decode(line)
 	var pos *othello.Position
 	if err == nil {
-		pos, err = req.Validate()
+		pos, err = req.Position()
 	}
 	if err != nil {
-		status := 422
-		if errors.Is(err, othello.ErrMalformed) {
-			status = 400
-		}
-		logger.Warn("bad request", "status", status, "err", err)
-		return writeLine(w, ErrorReply{Error: err.Error(), Status: status})
+		kind := problem.KindOf(err)
+		logger.Warn("bad request", "kind", kind, "err", err)
+		return writeLine(w, wire.ErrorReply{Error: err.Error(), Kind: kind.String()})
 	}
 	d := eng.Choose(ctx, pos)
 	logger.Debug("move", "mode", pos.State.Mode, "move", d.Move, "score", d.Score, "depth", d.Depth,
 		"exact", d.Exact, "nodes", d.Nodes, "ms", d.Elapsed.Milliseconds(), "remaining_ms", pos.RemainingMs)
-	return writeLine(w, othello.Reply{Move: d.Move})
+	return writeLine(w, wire.Reply{Move: d.Move})
 }
 
 func writeLine(w *bufio.Writer, v any) error {

@@ -8,6 +8,7 @@ package match
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -17,12 +18,13 @@ import (
 
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // Asker asks one engine (one per leg and side, as the connector runs one
 // process per game) for a move.
 type Asker interface {
-	Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error)
+	Ask(ctx context.Context, req *wire.Request, timeout time.Duration) (int, error)
 	Close() error
 }
 
@@ -144,25 +146,6 @@ func Play(ctx context.Context, cfg Config, start *othello.State, opening []int) 
 	return res
 }
 
-// engineRequest is the connector's request line.
-type engineRequest struct {
-	Board          []int          `json:"board"`
-	Color          int            `json:"color"`
-	LegalMoves     []int          `json:"legal_moves"`
-	GameMode       string         `json:"game_mode"`
-	BoardSize      int            `json:"board_size"`
-	BlockedSquares []int          `json:"blocked_squares"`
-	Placed         map[string]int `json:"placed"`
-	RemainingMs    int64          `json:"remaining_ms"`
-	MatchID        int64          `json:"match_id"`
-	Leg            int            `json:"leg"`
-	Revision       int            `json:"revision"`
-	History        []any          `json:"history"`
-	RoundNo        *int           `json:"round_no"`
-	RoomCreatedAt  *string        `json:"room_created_at"`
-	BudgetMs       int64          `json:"budget_ms"`
-}
-
 func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 	l := Leg{BlackParticipant: leg} // leg 0: A is black; leg 1: B is black
 	engines := [2]Asker{}           // by colour − 1
@@ -196,7 +179,7 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 	if cfg.MaxThinkB > 0 {
 		caps[bColour] = cfg.MaxThinkB
 	}
-	revision := 0
+	revision := int64(0)
 	fail := func(color int, kind, detail string) Leg {
 		l.Failed, l.Failure, l.FailureDetail = color, kind, detail
 		b, w := s.Discs()
@@ -228,17 +211,18 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 		for i, v := range s.Cells {
 			board[i] = int(v)
 		}
-		req := engineRequest{
+		rem, bud := remaining.Milliseconds(), budget.Milliseconds()
+		req := wire.Request{
 			Board: board, Color: c, LegalMoves: legal, GameMode: cfg.Mode.String(), BoardSize: size,
 			BlockedSquares: blocked, Placed: map[string]int{"1": s.Placed[0], "2": s.Placed[1]},
-			RemainingMs: remaining.Milliseconds(), MatchID: cfg.MatchID, Leg: leg, Revision: revision,
-			History: []any{}, BudgetMs: budget.Milliseconds(),
+			RemainingMs: &rem, MatchID: cfg.MatchID, Leg: leg, Revision: revision,
+			History: json.RawMessage("[]"), BudgetMs: &bud,
 		}
 		if budget <= 0 {
 			return fail(c, FailTimeout, fmt.Sprintf("clock %v below the connector's 750 ms margin", remaining))
 		}
 		t0 := time.Now()
-		move, err := engines[c-1].Ask(ctx, req, size, budget)
+		move, err := engines[c-1].Ask(ctx, &req, budget)
 		took := time.Since(t0)
 		clocks[c-1] -= took
 		l.Used[c-1] += took

@@ -2,7 +2,6 @@ package match
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 func TestRandomOpening(t *testing.T) {
@@ -35,23 +35,17 @@ type asker struct {
 	slow    bool
 }
 
-func (a *asker) Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error) {
-	b, _ := json.Marshal(req)
-	var r struct {
-		LegalMoves []int `json:"legal_moves"`
-		BudgetMs   int64 `json:"budget_ms"`
-	}
-	_ = json.Unmarshal(b, &r)
+func (a *asker) Ask(ctx context.Context, req *wire.Request, timeout time.Duration) (int, error) {
 	switch {
 	case a.slow:
 		time.Sleep(timeout + 10*time.Millisecond)
 		return 0, context.DeadlineExceeded
 	case a.illegal:
-		return size*size - 1, nil
-	case len(r.LegalMoves) == 0:
+		return req.BoardSize*req.BoardSize - 1, nil
+	case len(req.LegalMoves) == 0:
 		return othello.Pass, nil
 	}
-	return r.LegalMoves[0], nil
+	return req.LegalMoves[0], nil
 }
 
 func (a *asker) Close() error { return nil }
@@ -104,13 +98,13 @@ func TestPlayAdjudication(t *testing.T) {
 // sleeper answers its first legal move after a fixed delay.
 type sleeper struct{ d time.Duration }
 
-func (a *sleeper) Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error) {
+func (a *sleeper) Ask(ctx context.Context, req *wire.Request, timeout time.Duration) (int, error) {
 	if a.d > timeout {
 		time.Sleep(timeout)
 		return 0, fmt.Errorf("%w: killed at the budget", jsonline.ErrEngine)
 	}
 	time.Sleep(a.d)
-	return (&asker{}).Ask(ctx, req, size, timeout)
+	return (&asker{}).Ask(ctx, req, timeout)
 }
 
 func (a *sleeper) Close() error { return nil }

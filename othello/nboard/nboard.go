@@ -7,7 +7,6 @@ package nboard
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // Engine is one NBoard engine process (started on first use).
@@ -121,23 +121,10 @@ func GGF(board []int, color int) (string, error) {
 	return "(;GM[Othello]PC[NBoard]PB[black]PW[white]RE[?]TI[0:00]TY[8]BO[8 " + sb.String() + " " + stm + "];)", nil
 }
 
-// Ask asks for a move in the JSON-line request req (std only). It answers
+// Ask asks for a move in the connector request r (std only). It answers
 // −1 without asking when legal_moves is empty.
-func (e *Engine) Ask(ctx context.Context, req any, size int, timeout time.Duration) (int, error) {
-	b, err := json.Marshal(req)
-	if err != nil {
-		return 0, err
-	}
-	var r struct {
-		Board      []int  `json:"board"`
-		Color      int    `json:"color"`
-		LegalMoves []int  `json:"legal_moves"`
-		GameMode   string `json:"game_mode"`
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return 0, err
-	}
-	if r.GameMode != "std" || size != 8 {
+func (e *Engine) Ask(ctx context.Context, r *wire.Request, timeout time.Duration) (int, error) {
+	if r.GameMode != "std" || r.BoardSize != 8 {
 		return 0, fmt.Errorf("%w: NBoard engines play std only, not %s", ErrEngine, r.GameMode)
 	}
 	if len(r.LegalMoves) == 0 {

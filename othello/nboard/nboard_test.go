@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 func TestGGF(t *testing.T) {
@@ -31,19 +33,19 @@ func TestAskScriptedEngine(t *testing.T) {
 	defer e.Close()
 	b := make([]int, 64)
 	b[27], b[28], b[35], b[36] = 2, 1, 1, 2
-	req := map[string]any{"board": b, "color": 1, "legal_moves": []int{19, 26, 37, 44}, "game_mode": "std"}
+	req := &wire.Request{Board: b, Color: 1, LegalMoves: []int{19, 26, 37, 44}, GameMode: "std", BoardSize: 8}
 	for range 2 {
-		m, err := e.Ask(context.Background(), req, 8, 2*time.Second)
+		m, err := e.Ask(context.Background(), req, 2*time.Second)
 		if err != nil || m != 37 {
 			t.Fatalf("move %d, %v; want 37 (f5)", m, err)
 		}
 	}
-	req["legal_moves"] = []int{}
-	if m, err := e.Ask(context.Background(), req, 8, time.Second); err != nil || m != -1 {
+	req.LegalMoves = []int{}
+	if m, err := e.Ask(context.Background(), req, time.Second); err != nil || m != -1 {
 		t.Fatalf("pass: %d %v", m, err)
 	}
-	req["game_mode"] = "grand"
-	if _, err := e.Ask(context.Background(), req, 10, time.Second); err == nil {
+	req.GameMode, req.BoardSize = "grand", 10
+	if _, err := e.Ask(context.Background(), req, time.Second); err == nil {
 		t.Fatal("grand accepted")
 	}
 }

@@ -121,6 +121,10 @@ type Server struct {
 	MaxConns int // event streams per bot (3)
 	Ping     time.Duration
 	Quirks   Quirks
+	// PollDelay holds each agent_poll answer this long after its state
+	// was taken, as a slow link would (the state is then older than the
+	// stream's events).
+	PollDelay time.Duration
 
 	mu      sync.Mutex
 	rng     *rand.Rand
@@ -710,7 +714,9 @@ func (s *Server) poll(w http.ResponseWriter, req map[string]json.RawMessage) {
 	bot["id"] = s.id(s.BotID)
 	bot["supported_games"] = []any{"std", "anti", "grand", "octagon", "reversi"}
 	reply["server_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
+	delay := s.PollDelay
 	s.mu.Unlock()
+	time.Sleep(delay)
 	writeJSON(w, http.StatusOK, reply)
 }
 

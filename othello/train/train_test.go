@@ -1,4 +1,4 @@
-package othello
+package train
 
 import (
 	"bytes"
@@ -7,28 +7,14 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/botarena/gamebot/othello"
 )
 
-func TestEmbeddedModelLoads(t *testing.T) {
-	m := stdModel()
-	if m == nil {
-		t.Fatal("the embedded std pattern model does not decode")
-	}
-	if len(m.w) != patStages*patStageLen {
-		t.Fatalf("model has %d weights", len(m.w))
-	}
-	if s := newSearcher8(Std, 10); !s.usePattern {
-		t.Fatal("std searcher does not use the model")
-	}
-	if s := newSearcher8(Anti, 10); s.usePattern {
-		t.Fatal("anti searcher uses the std model")
-	}
-}
-
 func TestSelfPlayAndFit(t *testing.T) {
-	s := NewTrainSearcher(12)
+	s := NewEngine(GenOptions{Depth: 1, SolveAt: 8})
 	rng := rand.New(rand.NewPCG(9, 9))
-	var all []TrainSample
+	var all []Sample
 	for range 30 {
 		g := SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)
 		if len(g) == 0 {
@@ -65,7 +51,7 @@ func TestSelfPlayAndFit(t *testing.T) {
 	zero = math.Sqrt(zero / float64(len(all)))
 	var last float64
 	w := FitPatterns(all, FitOptions{Epochs: 5, Rate: 0.003, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
-	if !(last < zero) || len(w) != patStages*patStageLen {
+	if !(last < zero) || len(w) != othello.PatternStages*othello.PatternStageLen() {
 		t.Fatalf("fit rmse %.2f, zero model %.2f", last, zero)
 	}
 }
@@ -84,14 +70,21 @@ func TestFitMirror(t *testing.T) {
 	all := quickSamples(20, 5)
 	asym := func(mirror bool) float64 {
 		w := FitPatterns(all, FitOptions{Epochs: 4, Rate: 0.003, Mirror: mirror}, rand.New(rand.NewPCG(1, 1)))
-		m := &patModel{w: w}
+		var buf bytes.Buffer
+		if err := othello.EncodePatternModel(&buf, w); err != nil {
+			t.Fatal(err)
+		}
+		m, err := othello.DecodePatternModel(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
 		var d float64
 		for _, x := range all {
-			a := m.eval(x.P, x.O, int(x.Empties), int(x.Mob))
-			b := m.eval(flipVert8(x.P), flipVert8(x.O), int(x.Empties), int(x.Mob))
-			d += math.Abs(float64(a - b))
+			a := m.Eval(x.P, x.O, int(x.Empties), int(x.Mob))
+			b := m.Eval(othello.MirrorImage(x.P), othello.MirrorImage(x.O), int(x.Empties), int(x.Mob))
+			d += math.Abs(a - b)
 		}
-		return d / float64(len(all)) / discScale
+		return d / float64(len(all))
 	}
 	plain, mirrored := asym(false), asym(true)
 	if !(mirrored < plain/2) {
@@ -106,7 +99,7 @@ func TestFitMirror(t *testing.T) {
 func TestModelErrors(t *testing.T) {
 	all := quickSamples(5, 3)
 	var buf bytes.Buffer
-	if err := WritePatternModel(&buf, make([]int16, patStages*patStageLen)); err != nil {
+	if err := othello.EncodePatternModel(&buf, make([]int16, othello.PatternStages*othello.PatternStageLen())); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ModelErrors(all, buf.Bytes())
@@ -135,10 +128,10 @@ func TestModelErrors(t *testing.T) {
 
 // quickSamples plays that many fast self-play games (depth 1, exact from 8
 // empties) from seed and returns their samples.
-func quickSamples(games int, seed uint64) []TrainSample {
-	s := NewTrainSearcher(12)
+func quickSamples(games int, seed uint64) []Sample {
+	s := NewEngine(GenOptions{Depth: 1, SolveAt: 8})
 	rng := rand.New(rand.NewPCG(seed, seed))
-	var all []TrainSample
+	var all []Sample
 	for range games {
 		all = append(all, SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)...)
 	}

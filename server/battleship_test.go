@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 func battleshipServe(t *testing.T, h http.Handler, body string) (int, map[string]any) {
@@ -33,7 +34,7 @@ func battleshipServe(t *testing.T, h http.Handler, body string) (int, map[string
 }
 
 func newBattleshipHandler() http.Handler {
-	return handleBattleship(slog.New(slog.DiscardHandler), battleship.NewBot(battleship.Options{}))
+	return New(slog.New(slog.DiscardHandler), Config{}, prometheus.NewRegistry(), Deps{Battleship: battleship.NewBot(battleship.Options{})})
 }
 
 const bsBoard10 = `"opponent":"hunt","width":"10","height":"10","ship1":"0","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0"`
@@ -122,7 +123,7 @@ func TestBattleshipHandlerGame(t *testing.T) {
 	defer srv.Close()
 	r := battleship.Rules{W: 10, H: 10, Fleet: battleship.Fleet{0, 0, 1, 2, 1, 1, 0}}
 	post := func(body string) ([]byte, error) {
-		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
+		resp, err := http.Post(srv.URL+"/battleship", "application/json", strings.NewReader(body))
 		if err != nil {
 			return nil, err
 		}

@@ -1,35 +1,31 @@
-package othello
+// Package wire is the Othello edge: the FlipSight engine request (one line
+// of the connector's --engine protocol, the body of POST /othello/move, and
+// what the native connector and the match runner build), the engine's
+// reply, their strict decoding, and the validation that turns a request
+// into an othello.Position. It is declared once here and used by the
+// server, the JSON-line engine, the connector and the match runner.
+// Problems are reported in the edge's one error model (internal/problem).
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"slices"
 	"strconv"
+
+	"github.com/botarena/gamebot/internal/problem"
+	"github.com/botarena/gamebot/othello"
 )
 
-// Request errors: ErrMalformed for input that is not a well-formed request
-// (HTTP 400), ErrImpossible for a well-formed request describing a
-// position or move list that cannot exist (HTTP 422).
 var (
-	ErrMalformed  = errors.New("malformed request")
-	ErrImpossible = errors.New("impossible request")
+	malformed  = problem.Malformedf
+	impossible = problem.Impossiblef
 )
-
-func malformed(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
-}
-
-func impossible(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrImpossible, fmt.Sprintf(format, args...))
-}
 
 // Request is one engine request of the FlipSight connector's --engine
-// protocol (also the body of POST /othello/move). Fields the engine does not
-// need (match_id, leg, revision, history, round_no, room_created_at) are
-// accepted and ignored.
+// protocol. Fields the engine does not need (match_id, revision, history,
+// round_no, room_created_at) are accepted and passed through: a connector
+// forwards them to an engine command as it received them.
 type Request struct {
 	Board          []int           `json:"board"`
 	Color          int             `json:"color"`
@@ -72,41 +68,52 @@ type Reply struct {
 	Move int `json:"move"`
 }
 
-// DecodeRequest decodes one JSON request (a line of the engine protocol).
-// Unknown fields are allowed; trailing data is not. Errors wrap ErrMalformed.
-func DecodeRequest(b []byte) (*Request, error) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil, malformed("empty request: a JSON object is required")
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var r Request
-	if err := dec.Decode(&r); err != nil {
-		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			field := ute.Field
-			if field == "" {
-				field = "request"
-			}
-			return nil, malformed("%s must be %s, not %s", field, ute.Type, ute.Value)
-		}
-		return nil, malformed("%v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, malformed("trailing data after the JSON object")
-	}
-	return &r, nil
+// ErrorReply is the JSON-line engine's answer to a line that is not a
+// valid request (the HTTP endpoint answers {"error"} with a status
+// instead): the message and the problem's kind.
+type ErrorReply struct {
+	Error string `json:"error"`
+	Kind  string `json:"kind"`
 }
 
-// Position is a validated request: the state to search and the moves the
-// server allows.
-type Position struct {
-	State       *State
-	Legal       []int
-	RemainingMs int64
-	BudgetMs    int64
-	MatchID     int64 // with Leg and the colour: whose clock this is
-	Leg         int
+// ParseReply parses an engine's answer line for a board of the given size:
+// {"move": 19}, {"move": "d3"}, {"move": -1} or {"move": "pass"}. Every
+// failure is Malformed.
+func ParseReply(line []byte, size int) (int, error) {
+	var r struct {
+		Move json.RawMessage `json:"move"`
+	}
+	if err := json.Unmarshal(line, &r); err != nil || len(r.Move) == 0 {
+		return 0, malformed("answer %.80q is not {\"move\": …}", line)
+	}
+	var n json.Number
+	if err := json.Unmarshal(r.Move, &n); err == nil {
+		v, err := strconv.Atoi(n.String())
+		if err != nil || v < -1 || v >= size*size {
+			return 0, malformed("move %s outside the board", n)
+		}
+		return v, nil
+	}
+	var s string
+	if err := json.Unmarshal(r.Move, &s); err != nil {
+		return 0, malformed("move %.40s is neither a number nor a string", r.Move)
+	}
+	m, err := othello.ParseMove(s, size)
+	if err != nil {
+		return 0, malformed("%v", err)
+	}
+	return m, nil
+}
+
+// Decode decodes one JSON request (a line of the engine protocol or an HTTP
+// body). Unknown fields are allowed; trailing data is not. Every failure
+// is Malformed.
+func Decode(b []byte) (*Request, error) {
+	var r Request
+	if err := problem.Decode(b, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
 
 // Default clock values for requests that omit them (the protocol's own
@@ -116,12 +123,12 @@ const (
 	DefaultBudgetMs    = 10000
 )
 
-// Validate checks a decoded request. Missing required fields are
-// ErrMalformed; contradictions (a board of the wrong length, a legal move on
-// an occupied square, …) are ErrImpossible. A legal_moves list that differs
-// from what this package's rules compute is not an error: the server's list
-// is trusted.
-func (r *Request) Validate() (*Position, error) {
+// Position checks a decoded (or built) request and returns the position to
+// search. Missing required fields are Malformed; contradictions (a board of
+// the wrong length, a legal move on an occupied square, …) are Impossible.
+// A legal_moves list that differs from what the rules compute is not an
+// error: the server's list is trusted.
+func (r *Request) Position() (*othello.Position, error) {
 	if r.Board == nil {
 		return nil, malformed("board is required")
 	}
@@ -131,7 +138,7 @@ func (r *Request) Validate() (*Position, error) {
 	if !r.legalPresent && r.LegalMoves == nil {
 		return nil, malformed("legal_moves is required (use [] when there is no legal move)")
 	}
-	mode, err := ParseMode(r.GameMode)
+	mode, err := othello.ParseMode(r.GameMode)
 	if err != nil {
 		return nil, impossible("%v", err)
 	}
@@ -142,7 +149,7 @@ func (r *Request) Validate() (*Position, error) {
 	if len(r.Board) != size*size {
 		return nil, impossible("board has %d cells, %s needs %d", len(r.Board), mode, size*size)
 	}
-	if r.Color != Black && r.Color != White {
+	if r.Color != othello.Black && r.Color != othello.White {
 		return nil, impossible("color %d: want 1 (black) or 2 (white)", r.Color)
 	}
 	blocked := make([]bool, size*size)
@@ -156,7 +163,7 @@ func (r *Request) Validate() (*Position, error) {
 			return nil, impossible("blocked_squares %v do not match game_mode %s", r.BlockedSquares, mode)
 		}
 	}
-	st := &State{Mode: mode, Cells: make([]int8, size*size), Turn: r.Color}
+	st := &othello.State{Mode: mode, Cells: make([]int8, size*size), Turn: r.Color}
 	for i, c := range r.Board {
 		if c < 0 || c > 2 {
 			return nil, impossible("board[%d] = %d: want 0, 1 or 2", i, c)
@@ -168,7 +175,7 @@ func (r *Request) Validate() (*Position, error) {
 	}
 	for k, v := range r.Placed {
 		n, err := strconv.Atoi(k)
-		if err != nil || (n != Black && n != White) {
+		if err != nil || (n != othello.Black && n != othello.White) {
 			return nil, impossible("placed has key %q: want \"1\" and \"2\"", k)
 		}
 		if v < 0 || v > mode.Squares() {
@@ -177,11 +184,11 @@ func (r *Request) Validate() (*Position, error) {
 		st.Placed[n-1] = v
 	}
 	b, w := st.Discs()
-	if _, ok := r.Placed["1"]; !ok && mode == Reversi {
+	if _, ok := r.Placed["1"]; !ok && mode == othello.Reversi {
 		// Without counts, split the discs on the board evenly.
 		st.Placed = [2]int{(b + w + 1) / 2, (b + w) / 2}
 	}
-	if mode == Reversi && st.Placed[0]+st.Placed[1] != b+w {
+	if mode == othello.Reversi && st.Placed[0]+st.Placed[1] != b+w {
 		return nil, impossible("placed %d+%d does not match the %d discs on the board", st.Placed[0], st.Placed[1], b+w)
 	}
 	seen := make([]bool, size*size)
@@ -196,11 +203,11 @@ func (r *Request) Validate() (*Position, error) {
 		if blocked[m] {
 			return nil, impossible("legal move %d is a blocked square", m)
 		}
-		if st.Cells[m] != Empty {
+		if st.Cells[m] != othello.Empty {
 			return nil, impossible("legal move %d is an occupied square", m)
 		}
 	}
-	p := &Position{State: st, Legal: append([]int(nil), r.LegalMoves...), RemainingMs: DefaultRemainingMs, BudgetMs: DefaultBudgetMs, MatchID: r.MatchID, Leg: r.Leg}
+	p := &othello.Position{State: st, Legal: append([]int(nil), r.LegalMoves...), RemainingMs: DefaultRemainingMs, BudgetMs: DefaultBudgetMs, MatchID: r.MatchID, Leg: r.Leg}
 	if r.RemainingMs != nil {
 		p.RemainingMs = *r.RemainingMs
 	}

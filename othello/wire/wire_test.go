@@ -1,14 +1,22 @@
-package othello
+package wire
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botarena/gamebot/internal/problem"
+	"github.com/botarena/gamebot/othello"
+)
+
+// Kinds in the tables below.
+const (
+	ErrMalformed  = problem.Malformed
+	ErrImpossible = problem.Impossible
 )
 
 // TestSpecExamples decodes every engine request example of the documents
@@ -19,17 +27,17 @@ func TestSpecExamples(t *testing.T) {
 	if err != nil || len(files) != 5 {
 		t.Fatalf("want 5 spec examples, got %v %v", files, err)
 	}
-	e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 4})
+	e := othello.NewEngine(othello.EngineOptions{TTBits: 14, MaxDepth: 4})
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		req, err := DecodeRequest(b)
+		req, err := Decode(b)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		p, err := req.Validate()
+		p, err := req.Position()
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -54,7 +62,7 @@ func TestRequestErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		body string
-		want error
+		want problem.Kind
 	}{
 		{"empty", "", ErrMalformed},
 		{"not json", "hello", ErrMalformed},
@@ -84,27 +92,27 @@ func TestRequestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := DecodeRequest([]byte(tc.body))
+			req, err := Decode([]byte(tc.body))
 			if err == nil {
-				_, err = req.Validate()
+				_, err = req.Position()
 			}
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
+			if problem.KindOf(err) != tc.want {
+				t.Fatalf("error %v (%v), want %v", err, problem.KindOf(err), tc.want)
 			}
 		})
 	}
 }
 
 func TestEmptyLegalPasses(t *testing.T) {
-	req, err := DecodeRequest([]byte(strings.Replace(validReq(), "[19,26,37,44]", "[]", 1)))
+	req, err := Decode([]byte(strings.Replace(validReq(), "[19,26,37,44]", "[]", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := req.Validate()
+	p, err := req.Position()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := NewEngine(EngineOptions{}).Choose(context.Background(), p); d.Move != Pass {
+	if d := othello.NewEngine(othello.EngineOptions{}).Choose(context.Background(), p); d.Move != othello.Pass {
 		t.Fatalf("move %d with no legal moves", d.Move)
 	}
 }
@@ -112,21 +120,20 @@ func TestEmptyLegalPasses(t *testing.T) {
 // TestTrustsServerLegalMoves: when the server's list differs from these
 // rules, the answer still comes from the server's list.
 func TestTrustsServerLegalMoves(t *testing.T) {
-	req, _ := DecodeRequest([]byte(strings.Replace(validReq(), "[19,26,37,44]", "[0,63]", 1)))
-	p, err := req.Validate()
+	req, _ := Decode([]byte(strings.Replace(validReq(), "[19,26,37,44]", "[0,63]", 1)))
+	p, err := req.Position()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := NewEngine(EngineOptions{MaxDepth: 3}).Choose(context.Background(), p)
+	d := othello.NewEngine(othello.EngineOptions{MaxDepth: 3}).Choose(context.Background(), p)
 	if d.Move != 0 && d.Move != 63 {
 		t.Fatalf("move %d not from the server's list", d.Move)
 	}
 }
 
-// FuzzDecodeRequest: any input either fails with ErrMalformed or
-// ErrImpossible, or yields a position for which the engine answers a
+// FuzzDecodeRequest: any input either fails as Malformed or Impossible, or yields a position for which the engine answers a
 // listed move (or −1 for an empty list), fast.
-func FuzzDecodeRequest(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	f.Add([]byte(validReq()))
 	if files, _ := filepath.Glob("testdata/spec_*.json"); len(files) > 0 {
 		for _, fn := range files {
@@ -137,19 +144,19 @@ func FuzzDecodeRequest(f *testing.F) {
 	}
 	f.Add([]byte(`{"board":[],"legal_moves":[]}`))
 	f.Add([]byte(`{"legal_moves":[1e400]}`))
-	e := NewEngine(EngineOptions{TTBits: 12, MaxDepth: 2})
+	e := othello.NewEngine(othello.EngineOptions{TTBits: 12, MaxDepth: 2})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		req, err := DecodeRequest(b)
+		req, err := Decode(b)
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) {
-				t.Fatalf("decode error %v is not ErrMalformed", err)
+			if problem.KindOf(err) != problem.Malformed {
+				t.Fatalf("decode error %v is not Malformed", err)
 			}
 			return
 		}
-		p, err := req.Validate()
+		p, err := req.Position()
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrImpossible) {
-				t.Fatalf("validate error %v has no kind", err)
+			if k := problem.KindOf(err); k != problem.Malformed && k != problem.Impossible {
+				t.Fatalf("validate error %v has kind %v", err, k)
 			}
 			return
 		}
@@ -157,11 +164,51 @@ func FuzzDecodeRequest(f *testing.F) {
 		defer cancel()
 		d := e.Choose(ctx, p)
 		if len(p.Legal) == 0 {
-			if d.Move != Pass {
+			if d.Move != othello.Pass {
 				t.Fatalf("move %d with empty legal_moves", d.Move)
 			}
 		} else if !slices.Contains(p.Legal, d.Move) {
 			t.Fatalf("move %d not in %v", d.Move, p.Legal)
+		}
+	})
+}
+
+func TestParseReply(t *testing.T) {
+	tests := []struct {
+		in   string
+		size int
+		want int
+		ok   bool
+	}{
+		{`{"move":19}`, 8, 19, true}, {`{"move": "d3"}`, 8, 19, true}, {`{"move":"D3"}`, 8, 19, true},
+		{`{"move":-1}`, 8, -1, true}, {`{"move":"pass"}`, 8, -1, true}, {`{"move":"J0"}`, 10, 99, true},
+		{`{"move":64}`, 8, 0, false}, {`{"move":-2}`, 8, 0, false}, {`{"move":"z9"}`, 8, 0, false},
+		{`{"mv":3}`, 8, 0, false}, {`3`, 8, 0, false}, {``, 8, 0, false}, {`{"move":1.5}`, 8, 0, false},
+		{`{"move":[1]}`, 8, 0, false},
+	}
+	for _, tc := range tests {
+		got, err := ParseReply([]byte(tc.in), tc.size)
+		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
+			t.Errorf("ParseReply(%q) = %d, %v", tc.in, got, err)
+		}
+		if err != nil && problem.KindOf(err) != problem.Malformed {
+			t.Errorf("ParseReply(%q) error %v is not Malformed", tc.in, err)
+		}
+	}
+}
+
+func FuzzParseReply(f *testing.F) {
+	for _, s := range []string{`{"move":19}`, `{"move":"d3"}`, `{"move":-1}`, `{"move":"J0"}`, `{}`, `{"move":1e99}`} {
+		f.Add([]byte(s), 8)
+		f.Add([]byte(s), 10)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, size int) {
+		if size != 8 && size != 10 {
+			return
+		}
+		m, err := ParseReply(b, size)
+		if err == nil && (m < -1 || m >= size*size) {
+			t.Fatalf("ParseReply(%q) = %d outside the board", b, m)
 		}
 	})
 }

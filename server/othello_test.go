@@ -12,10 +12,11 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 func othelloTestHandler() http.Handler {
-	return handleOthelloMove(slog.New(slog.NewTextHandler(io.Discard, nil)), othello.NewEngine(othello.EngineOptions{TTBits: 14, MaxDepth: 4}))
+	return New(slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}, prometheus.NewRegistry(), Deps{Othello: othello.NewEngine(othello.EngineOptions{TTBits: 14, MaxDepth: 4})})
 }
 
 func postOthello(t *testing.T, h http.Handler, body string) *httptest.ResponseRecorder {
@@ -32,7 +33,7 @@ func postOthello(t *testing.T, h http.Handler, body string) *httptest.ResponseRe
 func TestOthelloMoveSpecExamples(t *testing.T) {
 	h := othelloTestHandler()
 	for _, mode := range []string{"std", "anti", "grand", "octagon", "reversi"} {
-		b, err := os.ReadFile("../othello/testdata/spec_" + mode + ".json")
+		b, err := os.ReadFile("../othello/wire/testdata/spec_" + mode + ".json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +63,7 @@ func TestOthelloMoveSpecExamples(t *testing.T) {
 
 func TestOthelloMoveErrors(t *testing.T) {
 	h := othelloTestHandler()
-	std, err := os.ReadFile("../othello/testdata/spec_std.json")
+	std, err := os.ReadFile("../othello/wire/testdata/spec_std.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func othelloIntPtr(n int) *int { return &n }
 // list), or a JSON error with 400/413/422 — never a panic or a 500.
 func FuzzOthelloMove(f *testing.F) {
 	for _, mode := range []string{"std", "grand", "octagon", "reversi", "anti"} {
-		if b, err := os.ReadFile("../othello/testdata/spec_" + mode + ".json"); err == nil {
+		if b, err := os.ReadFile("../othello/wire/testdata/spec_" + mode + ".json"); err == nil {
 			f.Add(b)
 		}
 	}

@@ -1,13 +1,18 @@
-package battleship
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -25,7 +30,7 @@ func TestDecodeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			req, err := DecodeRequest(in)
+			req, err := Decode(in)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
@@ -55,7 +60,7 @@ func goldenView(r *Request) map[string]any {
 	v := map[string]any{
 		"action": r.Action, "game": r.Game, "game_id": r.GameID, "player_index": r.PlayerIndex,
 		"opponent": r.Opponent, "width": r.Rules.W, "height": r.Rules.H, "fleet": r.Rules.Fleet,
-		"yours": r.Yours, "his": r.HisTargets,
+		"yours": r.Yours, "his": r.His,
 	}
 	if r.BoardErr != nil {
 		v["board_error"] = r.BoardErr.Error()
@@ -69,7 +74,7 @@ func TestDecodeFields(t *testing.T) {
 		name      string
 		body      string
 		wantErr   bool // whole-message error (400)
-		boardKind ErrorKind
+		boardKind problem.Kind
 		w, h      int
 		action    string
 	}{
@@ -79,15 +84,15 @@ func TestDecodeFields(t *testing.T) {
 		{name: "decimal width allows ceil", body: `{"action":"init","board":{"width":"10.5","height":"10.0",` + std + `}}`, w: 11, h: 10, action: "init"},
 		{name: "action case and spaces", body: `{"action":" Play-Turn ","game":"BATTLESHIP","board":{"width":"3","height":"3",` + std + `}}`, w: 3, h: 3, action: "play-turn"},
 		{name: "no players, you, game-id string", body: `{"game-id":"abc","action":"play-turn","you":"X","board":{"width":"3","height":"3",` + std + `}}`, w: 3, h: 3, action: "play-turn"},
-		{name: "missing board", body: `{"action":"init"}`, boardKind: Malformed, action: "init"},
-		{name: "missing width", body: `{"action":"init","board":{"height":"3",` + std + `}}`, boardKind: Malformed, action: "init"},
-		{name: "width not numeric", body: `{"action":"init","board":{"width":"ten","height":"3",` + std + `}}`, boardKind: Malformed, action: "init"},
-		{name: "width zero", body: `{"action":"init","board":{"width":"0","height":"3",` + std + `}}`, boardKind: Impossible, action: "init"},
-		{name: "width 101", body: `{"action":"init","board":{"width":101,"height":"3",` + std + `}}`, boardKind: Impossible, action: "init"},
-		{name: "fractional count", body: `{"action":"init","board":{"width":"9","height":"9","ship1":"1.5","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0"}}`, boardKind: Impossible, action: "init"},
+		{name: "missing board", body: `{"action":"init"}`, boardKind: problem.Malformed, action: "init"},
+		{name: "missing width", body: `{"action":"init","board":{"height":"3",` + std + `}}`, boardKind: problem.Malformed, action: "init"},
+		{name: "width not numeric", body: `{"action":"init","board":{"width":"ten","height":"3",` + std + `}}`, boardKind: problem.Malformed, action: "init"},
+		{name: "width zero", body: `{"action":"init","board":{"width":"0","height":"3",` + std + `}}`, boardKind: problem.Impossible, action: "init"},
+		{name: "width 101", body: `{"action":"init","board":{"width":101,"height":"3",` + std + `}}`, boardKind: problem.Impossible, action: "init"},
+		{name: "fractional count", body: `{"action":"init","board":{"width":"9","height":"9","ship1":"1.5","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0"}}`, boardKind: problem.Impossible, action: "init"},
 		{name: "count 1.0 is 1", body: `{"action":"init","board":{"width":"9","height":"9","ship1":"1.0","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0"}}`, w: 9, h: 9, action: "init"},
-		{name: "missing ship6", body: `{"action":"init","board":{"width":"9","height":"9","ship1":"1","ship2":"1","ship3":"2","ship4":"1","ship5":"1"}}`, boardKind: Malformed, action: "init"},
-		{name: "unknown action", body: `{"action":"ping"}`, boardKind: Malformed, action: "ping"},
+		{name: "missing ship6", body: `{"action":"init","board":{"width":"9","height":"9","ship1":"1","ship2":"1","ship3":"2","ship4":"1","ship5":"1"}}`, boardKind: problem.Malformed, action: "init"},
+		{name: "unknown action", body: `{"action":"ping"}`, boardKind: problem.Malformed, action: "ping"},
 		{name: "not json", body: `hello`, wantErr: true},
 		{name: "array", body: `[1,2]`, wantErr: true},
 		{name: "empty", body: ``, wantErr: true},
@@ -96,9 +101,9 @@ func TestDecodeFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := DecodeRequest([]byte(tt.body))
+			req, err := Decode([]byte(tt.body))
 			if tt.wantErr {
-				if err == nil || KindOf(err) != Malformed {
+				if err == nil || problem.KindOf(err) != problem.Malformed {
 					t.Fatalf("err = %v, want a Malformed error", err)
 				}
 				return
@@ -109,8 +114,8 @@ func TestDecodeFields(t *testing.T) {
 			if req.Action != tt.action {
 				t.Errorf("action %q, want %q", req.Action, tt.action)
 			}
-			if KindOf(req.BoardErr) != tt.boardKind {
-				t.Fatalf("board error %v (kind %d), want kind %d", req.BoardErr, KindOf(req.BoardErr), tt.boardKind)
+			if req.BoardErr != nil && problem.KindOf(req.BoardErr) != tt.boardKind || req.BoardErr == nil && tt.boardKind != 0 {
+				t.Fatalf("board error %v (kind %v), want kind %v", req.BoardErr, problem.KindOf(req.BoardErr), tt.boardKind)
 			}
 			if tt.boardKind == 0 && (req.Rules.W != tt.w || req.Rules.H != tt.h) {
 				t.Errorf("board %dx%d, want %dx%d", req.Rules.W, req.Rules.H, tt.w, tt.h)
@@ -124,13 +129,13 @@ func TestDecodeStrikes(t *testing.T) {
 	"your_strikes":[{"target":"04,2","result":""},{"target":"3,4\n","result":""},{"target":"1,1","result":"hit"},
 	  7, null, {"target":5,"result":"hit"}, {"target":"2,2","result":"hit sunk and win"}, {"target":"2,3","result":null}],
 	"his_strikes":"[{\"target\":\"0,0\",\"result\":\"\"}]"}}`
-	req, err := DecodeRequest([]byte(body))
+	req, err := Decode([]byte(body))
 	if err != nil || req.BoardErr != nil {
 		t.Fatalf("decode: %v / %v", err, req.BoardErr)
 	}
-	want := []Strike{
-		{}, {}, {X: 1, Y: 1, OK: true, Result: Hit}, {}, {}, {Result: Hit},
-		{X: 2, Y: 2, OK: true, Result: Sunk}, {X: 2, Y: 3, OK: true, Result: Miss},
+	want := []battleship.Strike{
+		{}, {}, {X: 1, Y: 1, OK: true, Result: battleship.Hit}, {}, {}, {Result: battleship.Hit},
+		{X: 2, Y: 2, OK: true, Result: battleship.Sunk}, {X: 2, Y: 3, OK: true, Result: battleship.Miss},
 	}
 	if len(req.Yours) != len(want) {
 		t.Fatalf("got %d strikes, want %d: %+v", len(req.Yours), len(want), req.Yours)
@@ -140,48 +145,14 @@ func TestDecodeStrikes(t *testing.T) {
 			t.Errorf("strike %d = %+v, want %+v", i, req.Yours[i], want[i])
 		}
 	}
-	if len(req.HisTargets) != 1 || !req.HisTargets[0].OK {
-		t.Errorf("his_strikes given as a JSON string: got %+v", req.HisTargets)
+	if len(req.His) != 1 || !req.His[0].OK {
+		t.Errorf("his_strikes given as a JSON string: got %+v", req.His)
 	}
 }
 
-func TestParseTarget(t *testing.T) {
-	tests := []struct {
-		in   string
-		x, y int
-		ok   bool
-	}{
-		{"0,0", 0, 0, true}, {"9,5", 9, 5, true}, {"99,100", 99, 100, true},
-		{"04,2", 0, 0, false}, {"4,02", 0, 0, false}, {"3,4\n", 0, 0, false}, {" 3,4", 0, 0, false},
-		{"3,4,5", 0, 0, false}, {"-1,2", 0, 0, false}, {"3", 0, 0, false}, {"", 0, 0, false},
-		{"a,b", 0, 0, false}, {"1234567,1", 0, 0, false}, {"3.0,4", 0, 0, false},
-	}
-	for _, tt := range tests {
-		x, y, ok := ParseTarget(tt.in)
-		if ok != tt.ok || (ok && (x != tt.x || y != tt.y)) {
-			t.Errorf("ParseTarget(%q) = %d,%d,%v want %d,%d,%v", tt.in, x, y, ok, tt.x, tt.y, tt.ok)
-		}
-	}
-	for _, c := range [][2]int{{0, 0}, {10, 3}, {99, 99}, {7, 100}} {
-		s := FormatTarget(c[0], c[1])
-		if x, y, ok := ParseTarget(s); !ok || x != c[0] || y != c[1] {
-			t.Errorf("round trip %v -> %q -> %d,%d,%v", c, s, x, y, ok)
-		}
-	}
-}
-
-func TestParseResult(t *testing.T) {
-	for in, want := range map[string]Result{
-		"": Miss, "hit": Hit, "hit and sunk": Sunk, "hit sunk and win": Sunk, "miss": Miss, "HIT": Miss, "hi": Miss,
-	} {
-		if got := ParseResult(in); got != want {
-			t.Errorf("ParseResult(%q) = %d, want %d", in, got, want)
-		}
-	}
-}
-
-// FuzzDecodeRequest: any body decodes without panicking, and a decoded
-// play-turn always gets an in-bounds canonical answer.
+// FuzzDecodeRequest: any body decodes or fails as Malformed without
+// panicking, and a decoded play-turn always gets an in-bounds canonical
+// answer from the engine.
 func FuzzDecodeRequest(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.json")
 	for _, p := range files {
@@ -190,22 +161,46 @@ func FuzzDecodeRequest(f *testing.F) {
 	}
 	f.Add([]byte(`{"action":"play-turn","board":{"width":"2","height":"1","ship1":"1","ship2":"0","ship3":"0","ship4":"0","ship5":"0","ship6":"0","your_strikes":[{"target":"0,0","result":"hit"},{"target":"0,0","result":""}]}}`))
 	f.Add([]byte(`{"action":"init","board":{"width":1e400,"height":"-1"}}`))
-	bot := NewBot(Options{Target: TargetOptions{MaxNodes: 2000, MaxWork: 200_000}})
+	bot := battleship.NewBot(battleship.Options{Target: battleship.TargetOptions{MaxNodes: 2000, MaxWork: 200_000}})
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, err := DecodeRequest(body)
+		req, err := Decode(body)
 		if err != nil {
-			if KindOf(err) != Malformed {
-				t.Fatalf("decode error of kind %d: %v", KindOf(err), err)
+			if problem.KindOf(err) != problem.Malformed {
+				t.Fatalf("decode error of kind %v: %v", problem.KindOf(err), err)
 			}
 			return
 		}
 		if req.BoardErr != nil || req.Rules.Cells() > 400 {
 			return
 		}
-		ans, _ := bot.PlayTurn(req)
-		x, y, ok := ParseTarget(ans.Play)
-		if !ok || x >= req.Rules.W || y >= req.Rules.H {
-			t.Fatalf("play %q is not a canonical cell of %dx%d", ans.Play, req.Rules.W, req.Rules.H)
+		x, y := bot.PlayTurn(req.Opponent, req.Rules, req.Yours, req.His)
+		if x < 0 || y < 0 || x >= req.Rules.W || y >= req.Rules.H {
+			t.Fatalf("play %d,%d is not a cell of %dx%d", x, y, req.Rules.W, req.Rules.H)
 		}
 	})
+}
+
+// BenchmarkDecode100x100Full reads the largest play-turn the arena sends:
+// 100×100, 60 ships, 9,900 shots on each side.
+func BenchmarkDecode100x100Full(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 99))
+	hist := func() []map[string]string {
+		var out []map[string]string
+		for _, c := range rng.Perm(10000)[:9900] {
+			out = append(out, map[string]string{"target": battleship.FormatTarget(c%100, c/100), "result": [...]string{"", "", "hit", "hit and sunk"}[rng.IntN(4)]})
+		}
+		return out
+	}
+	board := map[string]any{"opponent": "x", "width": "100", "height": "100", "your_strikes": hist(), "his_strikes": hist()}
+	for l := 1; l <= battleship.MaxLen; l++ {
+		board["ship"+strconv.Itoa(l)] = "10"
+	}
+	body, _ := json.Marshal(map[string]any{"game": "Battleship", "game-id": 1, "action": "play-turn", "player-index": 0, "board": board})
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(body); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

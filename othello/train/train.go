@@ -1,4 +1,10 @@
-package othello
+// Package train fits the std-mode pattern evaluation of the othello
+// engine, driven by cmd/othello-train: self-play games from FlipSight's
+// random 12-disc openings produce positions labelled with the game's final
+// disc difference (sample files in a fixed record format), and a linear
+// least-squares fit by stochastic gradient descent turns them into pattern
+// weights. The engine itself only reads the fitted model.
+package train
 
 import (
 	"context"
@@ -8,20 +14,15 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
+
+	"github.com/botarena/gamebot/othello"
 )
 
-// Training of the std-mode pattern evaluation (pattern8.go), driven by
-// cmd/othello-train: self-play games from FlipSight's random 12-disc
-// openings produce positions labelled with the game's final disc
-// difference, and a linear least-squares fit by stochastic gradient
-// descent turns them into pattern weights.
-
-// TrainSample is one labelled position: mover P, opponent O (a1 = bit 0),
+// Sample is one labelled position: mover P, opponent O (a1 = bit 0),
 // the mover's moves minus the opponent's, the final disc difference for
 // the mover under the play that followed (exact from SolveAt empties), and
 // the self-play search's own score of the position (discs, mover).
-type TrainSample struct {
+type Sample struct {
 	P, O    uint64
 	Empties int8
 	Mob     int8
@@ -32,7 +33,7 @@ type TrainSample struct {
 const trainRecord = 20
 
 // WriteSamples appends samples in a fixed 20-byte little-endian record.
-func WriteSamples(w io.Writer, s []TrainSample) error {
+func WriteSamples(w io.Writer, s []Sample) error {
 	buf := make([]byte, 0, len(s)*trainRecord)
 	for _, x := range s {
 		buf = binary.LittleEndian.AppendUint64(buf, x.P)
@@ -44,7 +45,7 @@ func WriteSamples(w io.Writer, s []TrainSample) error {
 }
 
 // ReadSamples reads every record written by WriteSamples.
-func ReadSamples(r io.Reader) ([]TrainSample, error) {
+func ReadSamples(r io.Reader) ([]Sample, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -52,9 +53,9 @@ func ReadSamples(r io.Reader) ([]TrainSample, error) {
 	if len(b)%trainRecord != 0 {
 		return nil, errors.New("training data: truncated record")
 	}
-	out := make([]TrainSample, 0, len(b)/trainRecord)
+	out := make([]Sample, 0, len(b)/trainRecord)
 	for i := 0; i < len(b); i += trainRecord {
-		out = append(out, TrainSample{
+		out = append(out, Sample{
 			P: binary.LittleEndian.Uint64(b[i:]), O: binary.LittleEndian.Uint64(b[i+8:]),
 			Empties: int8(b[i+16]), Mob: int8(b[i+17]), Target: int8(b[i+18]), Score: int8(b[i+19]),
 		})
@@ -70,79 +71,66 @@ type GenOptions struct {
 	UsePattern bool
 }
 
-// SelfPlayGame plays one game from a random FlipSight opening and returns
-// its labelled positions (from the first searched position on).
-func SelfPlayGame(ctx context.Context, rng *rand.Rand, opt GenOptions, s *TrainSearcher) []TrainSample {
-	sr := s.s
-	sr.usePattern = opt.UsePattern
-	pos := pos8{p: bits8(1<<28 | 1<<35), o: bits8(1<<27 | 1<<36)} // black to move: d5 e4 black
-	black := true
+// NewEngine returns an engine that plays self-play games as opt asks: a
+// fixed depth, exact from SolveAt empties, the hand-written evaluation
+// unless UsePattern. One engine per worker (it keeps a table).
+func NewEngine(opt GenOptions) *othello.Engine {
+	return othello.NewEngine(othello.EngineOptions{TTBits: 18, Pool: 1, MaxDepth: max(opt.Depth, 1), SolveAt: max(opt.SolveAt, 1), HandWritten: !opt.UsePattern})
+}
+
+// SelfPlayGame plays one std game from a random FlipSight opening (8
+// random moves, then 0..RandomMax more) with eng (see NewEngine) and
+// returns its labelled positions, from the first searched one on.
+func SelfPlayGame(ctx context.Context, rng *rand.Rand, opt GenOptions, eng *othello.Engine) []Sample {
+	st := othello.NewState(othello.Std)
 	nRandom := 8 + rng.IntN(opt.RandomMax+1)
 	type rec struct {
-		pos   pos8
+		p, o  uint64
 		black bool
+		mob   int
 		score int
 	}
 	var recs []rec
-	for ply := 0; ; ply++ {
-		m := sr.moves(pos)
-		if m.isZero() {
-			if sr.moves(pos.pass()).isZero() {
-				break
-			}
-			pos, black = pos.pass(), !black
+	for ply := 0; !st.Over(); ply++ {
+		legal := st.LegalMoves()
+		if len(legal) == 0 {
+			_ = st.Play(othello.Pass)
 			continue
 		}
 		if ply < nRandom {
-			k := rng.IntN(m.count())
-			for range k {
-				m.pop()
-			}
-			pos, black = sr.play(pos, m.pop()), !black
+			_ = st.Play(legal[rng.IntN(len(legal))])
 			continue
 		}
-		empties := sr.empties(pos)
-		var legal []int
-		for mm := m; !mm.isZero(); {
-			legal = append(legal, mm.pop())
-		}
-		depth := opt.Depth
-		if empties <= opt.SolveAt {
-			sr.exactEmpties = opt.SolveAt
-			depth = 64
-		} else {
-			sr.exactEmpties = 0
-		}
-		res := sr.searchRoot(ctx, pos, legal, 0, time.Time{}, depth)
+		p, o := st.Bitboards()
+		opp := st.Clone()
+		opp.Turn = 3 - opp.Turn
+		d := eng.Choose(ctx, &othello.Position{State: st, Legal: legal, RemainingMs: math.MaxInt32, BudgetMs: math.MaxInt32, MatchID: -1})
 		if ctx.Err() != nil {
 			return nil
 		}
-		recs = append(recs, rec{pos, black, max(-64, min(64, res.score/discScale))})
-		pos, black = sr.play(pos, res.move), !black
+		recs = append(recs, rec{p, o, st.Turn == othello.Black, len(legal) - len(opp.LegalMoves()), max(-64, min(64, int(d.Score)))})
+		_ = st.Play(d.Move)
 	}
-	// Final result for black.
-	final := sr.final(pos) / discScale
-	if !black {
-		final = -final
-	}
-	out := make([]TrainSample, 0, len(recs))
+	b, w := st.Discs()
+	final := b - w // for black
+	out := make([]Sample, 0, len(recs))
 	for _, r := range recs {
 		t := final
 		if !r.black {
 			t = -t
 		}
-		mob := sr.moves(r.pos).count() - sr.moves(r.pos.pass()).count()
-		out = append(out, TrainSample{P: uint64(r.pos.p), O: uint64(r.pos.o), Empties: int8(sr.empties(r.pos)), Mob: int8(mob), Target: int8(t), Score: int8(r.score)})
+		e := 64 - bits(r.p) - bits(r.o)
+		out = append(out, Sample{P: r.p, O: r.o, Empties: int8(e), Mob: int8(r.mob), Target: int8(t), Score: int8(r.score)})
 	}
 	return out
 }
 
-// TrainSearcher is a std-mode searcher owned by one training worker.
-type TrainSearcher struct{ s *searcher8 }
-
-// NewTrainSearcher returns a std-mode searcher for SelfPlayGame.
-func NewTrainSearcher(ttBits uint) *TrainSearcher {
-	return &TrainSearcher{s: newSearcher8(Std, ttBits)}
+func bits(b uint64) int {
+	n := 0
+	for ; b != 0; b &= b - 1 {
+		n++
+	}
+	return n
 }
 
 // FitOptions control the least-squares fit.
@@ -166,9 +154,11 @@ type FitOptions struct {
 }
 
 // FitPatterns fits the pattern weights (disc units) to the samples and
-// returns them in score units, ready for WritePatternModel.
-func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 {
-	w := make([]float32, patStages*patStageLen)
+// returns them in score units, ready for othello.EncodePatternModel.
+func FitPatterns(samples []Sample, opt FitOptions, rng *rand.Rand) []int16 {
+	stageLen := othello.PatternStageLen()
+	bias, mob := othello.PatternScalars()
+	w := make([]float32, othello.PatternStages*stageLen)
 	nHold := int(float64(len(samples)) * min(max(opt.Holdout, 0), 0.5))
 	held := samples[len(samples)-nHold:]
 	samples = samples[:len(samples)-nHold]
@@ -176,9 +166,9 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 	for i := range order {
 		order[i] = int32(i)
 	}
-	var idx [numPatInst]int32
+	var idx [othello.PatternInstances]int32
 	sw := float32(opt.ScoreWeight)
-	label := func(x *TrainSample) float32 { return (1-sw)*float32(x.Target) + sw*float32(x.Score) }
+	label := func(x *Sample) float32 { return (1-sw)*float32(x.Target) + sw*float32(x.Score) }
 	decay := float32(1 - opt.L2)
 	for ep := range opt.Epochs {
 		// Linear decay of the rate to a tenth over the epochs: large steps
@@ -191,8 +181,8 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 			// Each position also trains the stages of positions two
 			// empties away, so neighbouring stages share data.
 			e := int(x.Empties)
-			st := patStage(e)
-			sts := [3]int{st, patStage(e + 2), patStage(e - 2)}
+			st := othello.PatternStage(e)
+			sts := [3]int{st, othello.PatternStage(e + 2), othello.PatternStage(e - 2)}
 			images := 1
 			if opt.Mirror {
 				images = 2
@@ -200,15 +190,14 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 			for im := range images {
 				p, o := x.P, x.O
 				if im == 1 {
-					p, o = flipVert8(p), flipVert8(o)
+					p, o = othello.MirrorImage(p), othello.MirrorImage(o)
 				}
-				patIndices(p, o, &idx)
+				othello.PatternIndices(p, o, &idx)
 				for j, s := range sts {
 					if slices.Contains(sts[:j], s) {
 						continue
 					}
-					ws := w[s*patStageLen:][:patStageLen]
-					sc := ws[patOffset[numPatKinds]:]
+					ws := w[s*stageLen:][:stageLen]
 					d := stagePredict(ws, &idx, x.Mob) - label(x)
 					if s == st && im == 0 {
 						se += float64(d * d)
@@ -217,8 +206,8 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 					for _, i := range idx {
 						ws[i] = ws[i]*decay - g
 					}
-					sc[scalarBias] -= g * 0.1
-					sc[scalarMob] -= g * 0.01 * float32(x.Mob)
+					ws[bias] -= g * 0.1
+					ws[mob] -= g * 0.01 * float32(x.Mob)
 				}
 			}
 		}
@@ -234,29 +223,27 @@ func FitPatterns(samples []TrainSample, opt FitOptions, rng *rand.Rand) []int16 
 	}
 	out := make([]int16, len(w))
 	for i, v := range w {
-		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*discScale))))
+		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*othello.DiscScale))))
 	}
 	return out
 }
 
 // patPredict is the float model's prediction for a sample (disc units).
-func patPredict(w []float32, x *TrainSample, idx *[numPatInst]int32) float32 {
-	patIndices(x.P, x.O, idx)
-	return stagePredict(w[patStage(int(x.Empties))*patStageLen:][:patStageLen], idx, x.Mob)
+func patPredict(w []float32, x *Sample, idx *[othello.PatternInstances]int32) float32 {
+	othello.PatternIndices(x.P, x.O, idx)
+	n := othello.PatternStageLen()
+	return stagePredict(w[othello.PatternStage(int(x.Empties))*n:][:n], idx, x.Mob)
 }
 
 // stagePredict sums one stage's weights ws over the instance indices idx.
-func stagePredict(ws []float32, idx *[numPatInst]int32, mob int8) float32 {
-	sc := ws[patOffset[numPatKinds]:]
-	pred := sc[scalarBias] + float32(mob)*sc[scalarMob]
+func stagePredict(ws []float32, idx *[othello.PatternInstances]int32, mob int8) float32 {
+	bias, mobW := othello.PatternScalars()
+	pred := ws[bias] + float32(mob)*ws[mobW]
 	for _, i := range idx {
 		pred += ws[i]
 	}
 	return pred
 }
-
-// WritePatternModel writes fitted weights in the embedded model format.
-func WritePatternModel(w io.Writer, weights []int16) error { return encodePatModel(w, weights) }
 
 // ErrStat is a model's error on the samples with one number of empties.
 type ErrStat struct {
@@ -268,17 +255,11 @@ type ErrStat struct {
 // embedded model when nil) against the samples' final results, by empties.
 // Below the self-play's solve-at empties the results are exact values, so
 // those rows are the evaluation's error against perfect play.
-func ModelErrors(samples []TrainSample, model []byte) ([61]ErrStat, error) {
+func ModelErrors(samples []Sample, model []byte) ([61]ErrStat, error) {
 	var out [61]ErrStat
-	m := stdModel()
-	if model != nil {
-		var err error
-		if m, err = decodePatModel(model); err != nil {
-			return out, err
-		}
-	}
-	if m == nil {
-		return out, errors.New("no pattern model")
+	m, err := othello.DecodePatternModel(model)
+	if err != nil {
+		return out, err
 	}
 	var se [61]float64
 	for _, x := range samples {
@@ -286,7 +267,7 @@ func ModelErrors(samples []TrainSample, model []byte) ([61]ErrStat, error) {
 		if e < 0 || e > 60 {
 			continue
 		}
-		d := float64(m.eval(x.P, x.O, e, int(x.Mob)))/discScale - float64(x.Target)
+		d := m.Eval(x.P, x.O, e, int(x.Mob)) - float64(x.Target)
 		se[e] += d * d
 		out[e].N++
 	}

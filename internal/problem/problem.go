@@ -1,0 +1,119 @@
+// Package problem is the one error model of the request edge: every game's
+// wire package reports what is wrong with a request as a Problem of one of
+// a few kinds, and the server maps each kind to an HTTP status in exactly
+// one place. It also holds the one strict JSON decoder the wire packages
+// share, so that HTTP clients and JSON-line clients get the same words for
+// the same mistake.
+package problem
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Kind classifies a request problem.
+type Kind uint8
+
+const (
+	// Internal is anything that is not a Problem: a bug, never the
+	// client's fault (HTTP 500).
+	Internal Kind = iota
+	// Malformed input cannot be read: bad JSON, wrong types, unknown names,
+	// missing required fields (400).
+	Malformed
+	// NotFound names something the server does not hold, such as an
+	// unknown or expired session (404).
+	NotFound
+	// TooLarge input exceeds the size the edge accepts (413).
+	TooLarge
+	// Impossible input is well formed but describes something that cannot
+	// be: a request offering no option, a position that cannot exist, a
+	// fleet that cannot fit (422).
+	Impossible
+)
+
+var kindNames = [...]string{Internal: "internal", Malformed: "malformed", NotFound: "not found", TooLarge: "too large", Impossible: "impossible"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// Problem is a request error of a known kind. Msg is written for the
+// client. Body, when set, is sent instead of the default {"error": Msg}
+// (it must carry the message too): a protocol that needs an answer even
+// to a bad request — botsarena's play-turn — puts it there.
+type Problem struct {
+	Kind Kind
+	Msg  string
+	Body any
+}
+
+func (p *Problem) Error() string { return p.Msg }
+
+// New returns a Problem of kind k.
+func New(k Kind, format string, args ...any) *Problem {
+	return &Problem{Kind: k, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Malformedf is New(Malformed, ...).
+func Malformedf(format string, args ...any) *Problem { return New(Malformed, format, args...) }
+
+// Impossiblef is New(Impossible, ...).
+func Impossiblef(format string, args ...any) *Problem { return New(Impossible, format, args...) }
+
+// Wrap prefixes a Problem's message with context (a field path), keeping
+// its kind; any other error becomes Internal.
+func Wrap(err error, prefix string) error {
+	if err == nil {
+		return nil
+	}
+	var p *Problem
+	if errors.As(err, &p) {
+		return &Problem{Kind: p.Kind, Msg: prefix + ": " + p.Msg, Body: p.Body}
+	}
+	return fmt.Errorf("%s: %w", prefix, err)
+}
+
+// KindOf returns the kind of err: Internal unless it is (or wraps) a
+// Problem.
+func KindOf(err error) Kind {
+	var p *Problem
+	if errors.As(err, &p) {
+		return p.Kind
+	}
+	return Internal
+}
+
+// Decode decodes exactly one JSON value from b into v: unknown fields are
+// allowed (platforms add fields over time), trailing data is not, and type
+// mismatches name the field. Every failure is Malformed.
+func Decode(b []byte, v any) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return Malformedf("empty request: a JSON object is required")
+	}
+	// json.Unmarshal checks the whole input before decoding, trailing data
+	// included, and costs less than a json.Decoder.
+	err := json.Unmarshal(b, v)
+	if err == nil {
+		return nil
+	}
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		field := ute.Field
+		if field == "" {
+			field = "request"
+		}
+		return Malformedf("malformed JSON: %s must be %s, not %s", field, ute.Type, ute.Value)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) && strings.Contains(se.Error(), "after top-level value") {
+		return Malformedf("malformed JSON: trailing data after the JSON value")
+	}
+	return Malformedf("malformed JSON: %v", err)
+}
