@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/meta"
 )
 
 // side is one team's players: an in-process agent or a bot server (by URL
@@ -37,7 +38,7 @@ func (s *side) close() {
 // sideOptions are the flags that shape HTTP sides.
 type sideOptions struct {
 	dialect     wire.Dialect
-	notify      *[]string // for bots given by URL; nil = all
+	notify      *[6]bool // for bots given by URL; nil = the dialect's default
 	concurrency int
 	decisionTO  time.Duration
 	notifyTO    time.Duration
@@ -58,8 +59,11 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 		return s, nil
 	case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
 		s.name = spec
-		n := notifySet(o.notify)
-		if o.notify == nil && o.dialect == wire.Seed {
+		n := meta.AllEvents()
+		switch {
+		case o.notify != nil:
+			n = *o.notify
+		case o.dialect == wire.Seed:
 			n = seedDefaultNotify()
 		}
 		s.bot = enginehttp.NewClient(spec, o.dialect, n, o.concurrency)
@@ -72,8 +76,8 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 			return nil, err
 		}
 		s.proc, s.name = p, p.name
-		n := p.notify
-		if o.dialect == wire.Seed && !metaListsNotifications(spec) {
+		n := p.meta.Events()
+		if o.dialect == wire.Seed && !p.meta.Listed {
 			n = seedDefaultNotify()
 		}
 		s.bot = enginehttp.NewClient(p.baseURL, o.dialect, n, o.concurrency)
@@ -90,14 +94,9 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 // seedDefaultNotify is the seed document's five notifications (it does not
 // know negotiation-completed).
 func seedDefaultNotify() [6]bool {
-	n := notifySet(nil)
+	n := meta.AllEvents()
 	n[giretra.NegotiationCompleted] = false
 	return n
-}
-
-func metaListsNotifications(dir string) bool {
-	m, err := readMeta(dir)
-	return err == nil && m.Notifications != nil
 }
 
 // player makes the seat's player for match i. slot is the order of
@@ -285,6 +284,10 @@ func playOne(ctx context.Context, p *plan, a, b *side, i int) *matchRecord {
 		var ie *giretra.IllegalError
 		var de *giretra.DecisionError
 		switch {
+		case ctx.Err() != nil && !errors.As(rec.Err, &ie):
+			// Cut short by an interrupt or the benchmark's abort: the
+			// request failed because it was cancelled, not by the bot's fault.
+			rec.Err = ctx.Err()
 		case errors.As(rec.Err, &ie):
 			rec.ErrSide = sideOf(ie.Seat, aTeam)
 			if rec.ErrSide == 0 {

@@ -112,7 +112,10 @@ type validateReport struct {
 	DeterminismChecked   bool          `json:"determinismChecked"`
 	DeterminismMismatch  []string      `json:"determinismMismatches"`
 	DurationSeconds      float64       `json:"durationSeconds"`
-	Pass                 bool          `json:"pass"`
+	// Interrupted is a run stopped by a signal: the report covers the
+	// matches played so far and gives no verdict (Pass is false).
+	Interrupted bool `json:"interrupted,omitempty"`
+	Pass        bool `json:"pass"`
 }
 
 // errFailed makes the command exit with status 1 (validation FAIL).
@@ -133,6 +136,9 @@ func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect strin
 		rep.NotificationWarnings = append(rep.NotificationWarnings, r.Warnings[0]...)
 		for k := range nKinds {
 			all[k] = append(all[k], r.Timings[0][k]...)
+		}
+		if errors.Is(r.Err, context.Canceled) {
+			continue // interrupted: neither completed nor crashed
 		}
 		if r.Err != nil {
 			rep.Crashed++
@@ -255,9 +261,12 @@ func (rep *validateReport) print(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  %-13s %8.3f → %8.3f  %s\n", t.Kind, t.FirstHalf, t.SecondHalf, flag)
 		}
 	}
-	if rep.Pass {
+	switch {
+	case rep.Interrupted:
+		fmt.Fprintf(w, "\nINTERRUPTED after %d of %d matches: no verdict\n", rep.Completed+rep.Crashed, rep.Matches)
+	case rep.Pass:
 		fmt.Fprintf(w, "\nPASS\n")
-	} else {
+	default:
 		fmt.Fprintf(w, "\nFAIL: %d violations, %d crashed matches, %d determinism mismatches\n",
 			len(rep.Violations), rep.Crashed, len(rep.DeterminismMismatch))
 	}
@@ -278,18 +287,15 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	bar := newProgress(env, o, p.matches)
 	recs := playAll(ctx, p, a, b, bar.update)
 	bar.finish()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	rep := buildValidateReport(p, a, b, recs, o.dialectName, time.Since(start))
-	if o.determinism {
+	if o.determinism && ctx.Err() == nil {
 		rep.DeterminismChecked = true
 		rep.DeterminismMismatch = determinism(ctx, p, a)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		rep.Pass = rep.Pass && len(rep.DeterminismMismatch) == 0
 		rep.DurationSeconds = math.Round(time.Since(start).Seconds()*100) / 100
+	}
+	if ctx.Err() != nil {
+		rep.Interrupted, rep.Pass = true, false
 	}
 	if o.json {
 		if err := writeJSON(env.stdout, rep); err != nil {
@@ -298,7 +304,10 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	} else {
 		rep.print(env.stdout, o.verbose)
 	}
-	if !rep.Pass {
+	switch {
+	case rep.Interrupted:
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	case !rep.Pass:
 		return errFailed
 	}
 	return nil
