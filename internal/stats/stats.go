@@ -53,10 +53,16 @@ func EloUpdate(ra, rb, sa, k float64) (float64, float64) {
 const MaxEloDiff = 1200
 
 // EloDiff is the rating difference implied by a score rate p,
-// −400·log10(1/p − 1), clamped to ±MaxEloDiff.
+// −400·log10(1/p − 1), clamped to ±MaxEloDiff (a rate outside (0, 1), such
+// as the bound of a normal interval, takes the clamp); 0 for NaN.
 func EloDiff(p float64) float64 {
-	if math.IsNaN(p) {
+	switch {
+	case math.IsNaN(p):
 		return 0
+	case p <= 0:
+		return -MaxEloDiff
+	case p >= 1:
+		return MaxEloDiff
 	}
 	d := -400 * math.Log10(1/p-1)
 	return max(-MaxEloDiff, min(MaxEloDiff, d))

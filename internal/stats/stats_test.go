@@ -82,6 +82,9 @@ func TestElo(t *testing.T) {
 		{0.25, -190.8485},
 		{1, MaxEloDiff},
 		{0, -MaxEloDiff},
+		{1.2, MaxEloDiff},
+		{-0.1, -MaxEloDiff},
+		{0.9999999, MaxEloDiff},
 		{math.NaN(), 0},
 	}
 	for _, tt := range diffs {
