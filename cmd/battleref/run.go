@@ -328,7 +328,7 @@ func (c config) shotCap(r battleship.Rules) int {
 	return 2*r.Cells() + 10
 }
 
-// runTarget hides uniformly random fleets and counts the bot's shots.
+// runTarget hides random fleets (-hidden) and counts the bot's shots.
 func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, progress func(int, int)) (*report, error) {
 	rep := &report{Mode: "target", Board: boardName(r), Hidden: c.hidden}
 	var shots []int // per finished game, in finishing order

@@ -163,7 +163,7 @@ type watched struct {
 	side    int
 	seat    giretra.Position
 	rec     *matchRecord
-	limitMS int  // decision time limit for violations (validate --timeout), 0 = none
+	limitMS int  // decision time limit for violations (validate -timeout), 0 = none
 	record  bool // keep side a's decisions (validate -d)
 }
 
@@ -239,7 +239,7 @@ type plan struct {
 	seeded      bool
 	seats       string // team1, team2, alternate
 	concurrency int
-	limitMS     int  // validate --timeout
+	limitMS     int  // validate -timeout
 	abortOnErr  bool // benchmark: the engine aborts the whole run
 	record      bool // record side a's decisions (validate -d)
 	aSeedShift  int64
@@ -309,7 +309,7 @@ func sideOf(seat giretra.Position, aTeam giretra.Team) int {
 
 // playAll plays the planned matches, concurrency at a time, calling done
 // after each (from one goroutine at a time). Records come back in match
-// order; a nil entry is a match never played (run aborted).
+// order; a nil entry is a match never played (run aborted or interrupted).
 func playAll(ctx context.Context, p *plan, a, b *side, done func(*matchRecord)) []*matchRecord {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
