@@ -524,14 +524,27 @@ func TestSeedRule(t *testing.T) {
 }
 
 // An interrupted run still reports the matches it played, marked as such,
-// and returns the cancellation (exit status 2), not a FAIL.
+// and returns the cancellation (exit status 2), unless what it played
+// already fails the validation.
 func TestInterruptedRunReportsWhatItPlayed(t *testing.T) {
-	for _, mode := range []string{"validate", "benchmark"} {
-		t.Run(mode, func(t *testing.T) {
+	tests := []struct {
+		mode      string
+		crashOne  bool // the bot's first session answers a card it was not offered
+		wantCrash int
+	}{
+		{mode: "validate"},
+		{mode: "benchmark"},
+		{mode: "validate", crashOne: true, wantCrash: 1},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.mode, tt.crashOne), func(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			bot := newTestBot("random")
 			bot.fault = func(e string, s *botSession, n int) (int, string, bool) {
+				if tt.crashOne && e == "choose-card" && s.id == "s1" {
+					return 200, `{"rank":"Seven","suit":"Clubs","x":1}{}`, true
+				}
 				// The first call of the second match's first session.
 				if e == "notify/deal-started" && len(bot.order) == 3 && n == 1 {
 					cancel()
@@ -540,14 +553,14 @@ func TestInterruptedRunReportsWhatItPlayed(t *testing.T) {
 			}
 			srv := httptest.NewServer(bot)
 			defer srv.Close()
-			args := []string{mode, "-json", "-n", "4", "-seed", "3", "-target", "151", srv.URL}
-			if mode == "benchmark" {
+			args := []string{tt.mode, "-json", "-n", "4", "-seed", "3", "-target", "151", srv.URL}
+			if tt.mode == "benchmark" {
 				args = append(args, "random")
 			}
 			var out, errb bytes.Buffer
 			err := run(ctx, args, &out, &errb)
-			if !errors.Is(err, context.Canceled) || errors.Is(err, errFailed) {
-				t.Errorf("err %v, want the cancellation", err)
+			if tt.wantCrash > 0 && !errors.Is(err, errFailed) || tt.wantCrash == 0 && (!errors.Is(err, context.Canceled) || errors.Is(err, errFailed)) {
+				t.Errorf("err %v", err)
 			}
 			var rep struct {
 				Interrupted bool
@@ -560,7 +573,7 @@ func TestInterruptedRunReportsWhatItPlayed(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 				t.Fatalf("no report: %v\n%s", err, out.String())
 			}
-			if !rep.Interrupted || rep.Pass || rep.Completed+rep.Played != 1 || rep.Crashed != 0 || rep.Aborted != "" {
+			if !rep.Interrupted || rep.Pass || rep.Completed+rep.Played+rep.Crashed != 1 || rep.Crashed != tt.wantCrash || rep.Aborted != "" {
 				t.Errorf("report %+v, want one match played and the run marked interrupted", rep)
 			}
 		})

@@ -113,7 +113,7 @@ type validateReport struct {
 	DeterminismMismatch  []string      `json:"determinismMismatches"`
 	DurationSeconds      float64       `json:"durationSeconds"`
 	// Interrupted is a run stopped by a signal: the report covers the
-	// matches played so far and gives no verdict (Pass is false).
+	// matches played so far; it cannot PASS, but what failed so far FAILs.
 	Interrupted bool `json:"interrupted,omitempty"`
 	Pass        bool `json:"pass"`
 }
@@ -167,7 +167,7 @@ func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect strin
 		}
 	}
 	rep.Trend = computeTrend(recs, p.matches, 0)
-	rep.Pass = len(rep.Violations) == 0 && rep.Crashed == 0
+	rep.Pass = !rep.failed()
 	return rep
 }
 
@@ -261,15 +261,23 @@ func (rep *validateReport) print(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  %-13s %8.3f → %8.3f  %s\n", t.Kind, t.FirstHalf, t.SecondHalf, flag)
 		}
 	}
+	if rep.Interrupted {
+		fmt.Fprintf(w, "\nINTERRUPTED after %d of %d matches\n", rep.Completed+rep.Crashed, rep.Matches)
+	}
 	switch {
-	case rep.Interrupted:
-		fmt.Fprintf(w, "\nINTERRUPTED after %d of %d matches: no verdict\n", rep.Completed+rep.Crashed, rep.Matches)
 	case rep.Pass:
 		fmt.Fprintf(w, "\nPASS\n")
-	default:
+	case rep.failed():
 		fmt.Fprintf(w, "\nFAIL: %d violations, %d crashed matches, %d determinism mismatches\n",
 			len(rep.Violations), rep.Crashed, len(rep.DeterminismMismatch))
+	default:
+		fmt.Fprintf(w, "\nno verdict\n")
 	}
+}
+
+// failed reports whether anything the bot did fails the validation.
+func (rep *validateReport) failed() bool {
+	return len(rep.Violations) > 0 || rep.Crashed > 0 || len(rep.DeterminismMismatch) > 0
 }
 
 func runValidate(ctx context.Context, o *options, env *runEnv) error {
@@ -289,14 +297,14 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	bar.finish()
 	rep := buildValidateReport(p, a, b, recs, o.dialectName, time.Since(start))
 	if o.determinism && ctx.Err() == nil {
-		rep.DeterminismChecked = true
-		rep.DeterminismMismatch = determinism(ctx, p, a)
-		rep.Pass = rep.Pass && len(rep.DeterminismMismatch) == 0
+		if m := determinism(ctx, p, a); ctx.Err() == nil {
+			// An interrupted replay would compare runs of unequal length.
+			rep.DeterminismChecked, rep.DeterminismMismatch = true, m
+		}
 		rep.DurationSeconds = math.Round(time.Since(start).Seconds()*100) / 100
 	}
-	if ctx.Err() != nil {
-		rep.Interrupted, rep.Pass = true, false
-	}
+	rep.Interrupted = ctx.Err() != nil
+	rep.Pass = !rep.failed() && !rep.Interrupted
 	if o.json {
 		if err := writeJSON(env.stdout, rep); err != nil {
 			return err
@@ -305,10 +313,10 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 		rep.print(env.stdout, o.verbose)
 	}
 	switch {
+	case rep.failed():
+		return errFailed
 	case rep.Interrupted:
 		return fmt.Errorf("interrupted: %w", ctx.Err())
-	case !rep.Pass:
-		return errFailed
 	}
 	return nil
 }
