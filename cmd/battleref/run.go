@@ -233,7 +233,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case rep.Interrupted:
 		return fmt.Errorf("interrupted: %w", ctx.Err())
-	case rep.Invalid > 0 && !c.jsonOut:
+	case rep.Invalid > 0 && !c.jsonOut: // -json carries the count for the caller to judge
 		return fmt.Errorf("%d invalid answers from the bot under test", rep.Invalid)
 	}
 	return nil

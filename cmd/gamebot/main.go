@@ -42,12 +42,12 @@ func main() {
 // run serves until ctx is done (or the launcher dies), then shuts down
 // gracefully; configuration comes from the process environment.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return process{getenv: os.Getenv}.run(ctx, args, stdout, stderr)
+	return runner{getenv: os.Getenv}.run(ctx, args, stdout, stderr)
 }
 
-// process is what run takes from outside besides its arguments; the tests
+// runner is what run takes from outside besides its arguments; the tests
 // set their own environment and learn the listening address.
-type process struct {
+type runner struct {
 	getenv func(string) string
 	ready  chan<- string // if not nil, receives the listening address
 }
@@ -114,7 +114,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return c, nil
 }
 
-func (p process) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(p.getenv)
 	if err != nil {
 		return err

@@ -26,7 +26,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- process{getenv: env(map[string]string{"PORT": "0"}), ready: ready}.run(ctx, nil, io.Discard, io.Discard)
+		done <- runner{getenv: env(map[string]string{"PORT": "0"}), ready: ready}.run(ctx, nil, io.Discard, io.Discard)
 	}()
 	addr := <-ready
 	resp, err := http.Get("http://" + addr + "/health")
@@ -38,7 +38,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		t.Fatalf("health %d", resp.StatusCode)
 	}
 	port := addr[strings.LastIndexByte(addr, ':')+1:]
-	if err := (process{getenv: env(map[string]string{"PORT": port})}).run(ctx, []string{"healthcheck"}, io.Discard, io.Discard); err != nil {
+	if err := (runner{getenv: env(map[string]string{"PORT": port})}).run(ctx, []string{"healthcheck"}, io.Discard, io.Discard); err != nil {
 		t.Fatalf("healthcheck: %v", err)
 	}
 	http.DefaultClient.CloseIdleConnections()
@@ -63,7 +63,7 @@ func TestLauncherWatchdog(t *testing.T) {
 	go func() { _ = cmd.Wait() }()
 	done := make(chan error, 1)
 	go func() {
-		done <- process{getenv: env(map[string]string{"PORT": "0", "LAUNCHER_PID": strconv.Itoa(pid)})}.run(context.Background(), nil, io.Discard, io.Discard)
+		done <- runner{getenv: env(map[string]string{"PORT": "0", "LAUNCHER_PID": strconv.Itoa(pid)})}.run(context.Background(), nil, io.Discard, io.Discard)
 	}()
 	select {
 	case err := <-done:
@@ -80,11 +80,11 @@ func TestConfigErrors(t *testing.T) {
 		{"PORT": "http"}, {"PORT": "70000"}, {"LOG_LEVEL": "loud"}, {"MAX_SESSIONS": "0"},
 		{"SESSION_TTL": "forever"}, {"LAUNCHER_PID": "x"}, {"GIRETRA_BUDGET_MS": "-5"},
 	} {
-		if err := (process{getenv: env(kv)}).run(context.Background(), nil, io.Discard, io.Discard); err == nil {
+		if err := (runner{getenv: env(kv)}).run(context.Background(), nil, io.Discard, io.Discard); err == nil {
 			t.Errorf("%v: no error", kv)
 		}
 	}
-	if err := (process{getenv: env(nil)}).run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
+	if err := (runner{getenv: env(nil)}).run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
 		t.Error("unknown argument accepted")
 	}
 }
