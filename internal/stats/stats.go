@@ -65,6 +65,9 @@ func EloDiff(p float64) float64 {
 		return MaxEloDiff
 	}
 	d := -400 * math.Log10(1/p-1)
+	if d == 0 {
+		return 0 // not −0, which prints as "-0"
+	}
 	return max(-MaxEloDiff, min(MaxEloDiff, d))
 }
 

@@ -92,6 +92,9 @@ func TestElo(t *testing.T) {
 			t.Errorf("EloDiff(%v) = %.4f, want %.4f", tt.p, got, tt.want)
 		}
 	}
+	if d := EloDiff(0.5); math.Signbit(d) {
+		t.Error("EloDiff(0.5) is -0")
+	}
 	// EloDiff inverts EloExpected.
 	for _, d := range []float64{-500, -37, 0, 12, 250} {
 		if got := EloDiff(EloExpected(d, 0)); !near(got, d, 1e-9) {
