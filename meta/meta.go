@@ -1,6 +1,14 @@
-// Package meta loads and validates bot.meta.json, the file through which
+// Package meta is the one reader of bot.meta.json, the file through which
 // the Giretra engine discovers, builds and launches a bot
-// (Players/Agents/Remote/BotMetadata.cs).
+// (Players/Agents/Remote/BotMetadata.cs). It reads the file two ways:
+//
+//   - Read, leniently, as the engine reads any bot's file: names
+//     case-insensitive, only launch.fileName (and init.command when init is
+//     present) required, the engine's defaults applied. The referee launches
+//     bots, other people's too, from it.
+//   - Parse and Load, strictly, for this repository's own file: the fields
+//     the engine shows are required and checked, and the notifications must
+//     be listed.
 package meta
 
 import (
@@ -87,9 +95,9 @@ func Load(path string) (*Meta, error) {
 
 // HealthPath is the health URL path the engine polls.
 func (m *Meta) HealthPath() string {
-	h := "health"
+	h := defaultHealthEndpoint
 	if m.Launch != nil && m.Launch.HealthEndpoint != "" {
 		h = m.Launch.HealthEndpoint
 	}
-	return "/" + strings.TrimPrefix(h, "/")
+	return healthPath(h)
 }

@@ -1,9 +1,11 @@
 package meta
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/botarena/gamebot/giretra"
 )
@@ -55,5 +57,107 @@ func TestParse(t *testing.T) {
 				t.Fatalf("error = %v, want one mentioning %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// The repository's file read the engine's way: the launcher and the
+// strict check agree on it.
+func TestRepositoryMetaAsTheEngineReadsIt(t *testing.T) {
+	b, err := Read("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load("../bot.meta.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.AgentName != m.Name || b.DisplayName != m.DisplayName || b.Launch.FileName != m.Launch.FileName ||
+		b.Launch.HealthPath() != m.HealthPath() || !b.Listed || !slices.Equal(b.Notifications, m.Notifications) {
+		t.Errorf("engine view %+v disagrees with %+v", b, m)
+	}
+	if b.Init == nil || b.Init.Timeout != time.Duration(m.Init.Timeout)*time.Second {
+		t.Errorf("init %+v", b.Init)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	all := AllEvents()
+	tests := []struct {
+		name    string
+		json    string
+		wantErr string
+		check   func(t *testing.T, b *Bot)
+	}{
+		{name: "defaults", json: `{"launch":{"fileName":"./x"}}`, check: func(t *testing.T, b *Bot) {
+			if b.AgentName != "folder" || b.DisplayName != "folder" {
+				t.Errorf("names %q %q, want the folder's", b.AgentName, b.DisplayName)
+			}
+			if b.Init != nil || b.Launch.Port != 0 || b.Launch.StartupTimeout != 30*time.Second || b.Launch.HealthPath() != "/health" {
+				t.Errorf("defaults %+v", b)
+			}
+			if b.Listed || b.Events() != all {
+				t.Errorf("no list: events %v, want all six", b.Events())
+			}
+		}},
+		{name: "case-insensitive names", json: `{"NAME":"n","Launch":{"FILENAME":"./x","Port":7001,"StartupTimeout":5,"HealthEndpoint":"/ready"},"Init":{"Command":"make"}}`,
+			check: func(t *testing.T, b *Bot) {
+				if b.AgentName != "n" || b.Launch.FileName != "./x" || b.Launch.Port != 7001 || b.Launch.StartupTimeout != 5*time.Second || b.Launch.HealthPath() != "/ready" {
+					t.Errorf("got %+v", b)
+				}
+				if b.Init == nil || b.Init.Command != "make" || b.Init.Timeout != 120*time.Second {
+					t.Errorf("init %+v", b.Init)
+				}
+			}},
+		{name: "agentName wins over name", json: `{"name":"n","agentName":"a","displayName":"D","launch":{"fileName":"x"}}`, check: func(t *testing.T, b *Bot) {
+			if b.AgentName != "a" || b.DisplayName != "D" {
+				t.Errorf("names %q %q", b.AgentName, b.DisplayName)
+			}
+		}},
+		{name: "empty list", json: `{"notifications":[],"launch":{"fileName":"x"}}`, check: func(t *testing.T, b *Bot) {
+			if !b.Listed || b.Events() != [6]bool{} {
+				t.Errorf("events %v, want none", b.Events())
+			}
+		}},
+		{name: "null list is all", json: `{"notifications":null,"launch":{"fileName":"x"}}`, check: func(t *testing.T, b *Bot) {
+			if b.Listed || b.Events() != all {
+				t.Errorf("events %v, want all", b.Events())
+			}
+		}},
+		{name: "list, unknown names ignored", json: `{"notifications":["Match-Ended","bogus"],"launch":{"fileName":"x"}}`, check: func(t *testing.T, b *Bot) {
+			if b.Events() != [6]bool{giretra.MatchEnded: true} {
+				t.Errorf("events %v", b.Events())
+			}
+		}},
+		{name: "environment and timeouts", json: `{"init":{"command":"go","arguments":"build .","timeout":300},"launch":{"fileName":"x","arguments":"-v","environmentVariables":{"PORT":"9"}}}`,
+			check: func(t *testing.T, b *Bot) {
+				if b.Init.Timeout != 300*time.Second || b.Init.Arguments != "build ." || b.Launch.Arguments != "-v" || b.Launch.Env["PORT"] != "9" {
+					t.Errorf("got %+v %+v", b.Init, b.Launch)
+				}
+			}},
+		{name: "no launch is skipped", json: `{"name":"x"}`, wantErr: "skips"},
+		{name: "no fileName", json: `{"launch":{}}`, wantErr: "launch.fileName"},
+		{name: "init without command", json: `{"init":{},"launch":{"fileName":"x"}}`, wantErr: "init.command"},
+		{name: "bad json", json: `{"launch":`, wantErr: "bot.meta.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := Decode([]byte(tt.json), "/bots/folder")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one mentioning %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, b)
+		})
+	}
+	if _, err := Decode([]byte(`{}`), "x"); !errors.Is(err, ErrNoLaunch) {
+		t.Errorf("no launch: %v, want ErrNoLaunch", err)
+	}
+	if _, err := Read(t.TempDir()); err == nil {
+		t.Error("a folder without bot.meta.json read")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/stats"
 )
 
 // calShooter is one contestant of -mode calibrate: it picks the next cell
@@ -42,7 +43,7 @@ type calibResult struct {
 	Games       int        `json:"games"`
 	Finished    int        `json:"finished"`
 	Shots       *shotStats `json:"shots"`
-	// MeanCI95 is the half-width of the normal 95% interval of the mean.
+	// MeanCI95 is the half-width of the 95% interval of the mean.
 	MeanCI95 float64 `json:"mean_ci95"`
 	// VsSelf is the paired difference with the first shooter (same fleets),
 	// negative when fewer shots are needed.
@@ -59,11 +60,10 @@ type pairedDiff struct {
 // game for every shooter, and reports shots to sink each fleet.
 func runCalibrate(ctx context.Context, c config, r battleship.Rules, progress func(int, int)) (*report, error) {
 	shooters := calShooters()
-	rep := &report{Mode: "calibrate", Board: boardName(r), Hidden: c.hidden, Games: c.games, Seed: c.seed}
-	shots := make([][]int, len(shooters))
-	for i := range shots {
-		shots[i] = make([]int, c.games)
-	}
+	rep := &report{Mode: "calibrate", Board: boardName(r), Hidden: c.hidden, Seed: c.seed}
+	// rows[g] is game g's shots per shooter, nil if the game did not finish
+	// (interrupted); each game writes only its own row.
+	rows := make([][]int, c.games)
 	finished := make([]int, len(shooters))
 	var mu sync.Mutex
 	capShots := c.shotCap(r)
@@ -72,40 +72,64 @@ func runCalibrate(ctx context.Context, c config, r battleship.Rules, progress fu
 		if err != nil {
 			return err
 		}
+		row := make([]int, len(shooters))
+		sunk := make([]bool, len(shooters))
 		for i, s := range shooters {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			rng := rand.New(rand.NewPCG(c.seed^0x9e3779b97f4a7c15, uint64(g)))
 			n, done, err := calibGame(r, hidden, s, rng, capShots)
 			if err != nil {
 				return fmt.Errorf("game %d, %s: %w", g, s.name, err)
 			}
-			shots[i][g] = n // distinct cells per game: no lock needed
+			row[i], sunk[i] = n, done
+		}
+		rows[g] = row
+		mu.Lock()
+		for i, done := range sunk {
 			if done {
-				mu.Lock()
 				finished[i]++
-				mu.Unlock()
 			}
 		}
+		mu.Unlock()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	shots := make([][]int, len(shooters))
+	for _, row := range rows {
+		if row == nil {
+			continue
+		}
+		rep.Games++
+		for i, n := range row {
+			shots[i] = append(shots[i], n)
+		}
+	}
+	if rep.Games == 0 {
+		return rep, nil
+	}
 	for i, s := range shooters {
-		res := calibResult{Shooter: s.name, Information: s.info, Games: c.games, Finished: finished[i],
+		res := calibResult{Shooter: s.name, Information: s.info, Games: rep.Games, Finished: finished[i],
 			Shots: summarizeShots(shots[i])}
-		_, res.MeanCI95 = meanCI95(shots[i])
+		res.MeanCI95 = round2(stats.MeanCI(shots[i]).Half())
 		if i > 0 {
-			d := make([]float64, c.games)
+			// Paired on the same fleets and shooting seeds.
+			d := make([]int, rep.Games)
 			for g := range d {
-				d[g] = float64(shots[i][g] - shots[0][g])
+				d[g] = shots[i][g] - shots[0][g]
 			}
-			m, h := meanCI95(d)
-			res.VsSelf = &pairedDiff{Mean: m, CI95: h}
+			m := stats.MeanCI(d)
+			res.VsSelf = &pairedDiff{Mean: round2(m.Mean), CI95: round2(m.Half())}
 		}
 		rep.Calibration = append(rep.Calibration, res)
 	}
 	return rep, nil
 }
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // calibGame sinks hidden with one shooter and returns the shots fired and
 // whether the fleet was sunk within maxShots (if not, maxShots counts, as
@@ -129,24 +153,6 @@ func calibGame(r battleship.Rules, hidden []battleship.Ship, s calShooter, rng *
 		hist = append(hist, battleship.Strike{X: x, Y: y, OK: true, Result: battleship.ParseResult(res)})
 	}
 	return len(hist), true, nil
-}
-
-// meanCI95 returns the mean of v and the half-width of its normal 95%
-// interval (sample standard deviation), both rounded to 0.01.
-func meanCI95[T int | float64](v []T) (mean, half float64) {
-	n := float64(len(v))
-	for _, x := range v {
-		mean += float64(x)
-	}
-	mean /= n
-	if len(v) > 1 {
-		ss := 0.0
-		for _, x := range v {
-			ss += (float64(x) - mean) * (float64(x) - mean)
-		}
-		half = 1.96 * math.Sqrt(ss/(n-1)/n)
-	}
-	return math.Round(mean*100) / 100, math.Round(half*100) / 100
 }
 
 // densityHitWeight multiplies a placement's weight per unsunk hit it covers.
@@ -247,5 +253,5 @@ func printCalibration(w io.Writer, rep *report) {
 			fmt.Sprintf("%d/%d", c.Finished, c.Games), fmt.Sprintf("%.2f ± %.2f", c.Shots.Mean, c.MeanCI95),
 			c.Shots.Median, c.Shots.P90, c.Shots.Max, vs)
 	}
-	fmt.Fprintf(w, "elapsed %.2f s\n", rep.ElapsedSecs)
+	printElapsed(w, rep)
 }

@@ -49,12 +49,13 @@ func oddConfigs() []oddConfig {
 
 // runConfigs plays one full game per §9 configuration (the bot places its
 // fleet and sinks a hidden one), checking every answer like the arena.
+// Interrupted, it reports the configurations played so far.
 func runConfigs(ctx context.Context, c config, bot player) (*report, error) {
 	rep := &report{Mode: "configs"}
 	all := &callStats{}
 	for i, oc := range oddConfigs() {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			break
 		}
 		if c.maxCells > 0 && oc.rules.Cells() > c.maxCells {
 			continue
@@ -67,6 +68,9 @@ func runConfigs(ctx context.Context, c config, bot player) (*report, error) {
 			body, _ := json.Marshal(initMsg{GameID: 9000 + i, Game: "battleship", Action: "init", Players: 2,
 				Board: boardFor(oc.rules, "referee")})
 			out, err := bot.call(ctx, body)
+			if err != nil && ctx.Err() != nil {
+				break // cut short: not a result
+			}
 			res.InitMs = ms(time.Since(t0))
 			var obj map[string]any
 			switch {
@@ -91,6 +95,9 @@ func runConfigs(ctx context.Context, c config, bot player) (*report, error) {
 			{label: "hidden", ships: hidden},
 		}
 		g, err := playGame(ctx, st, seats, oc.rules, 9000+i, c.shotCap(oc.rules))
+		if err != nil && ctx.Err() != nil {
+			break // cut short: not a result
+		}
 		if err != nil {
 			return nil, err
 		}

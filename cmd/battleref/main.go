@@ -3,11 +3,11 @@
 // strings, same validation: any bad answer loses at once) and reports
 // strength, validity and latency.
 //
-//	battleref -mode target -bot self -games 1000          # shots to sink random fleets
-//	battleref -mode duel -bot self -opponent stupid -games 1000
+//	battleref -mode target -bot self -n 1000              # shots to sink random fleets
+//	battleref -mode duel -bot self -opponent stupid -n 1000
 //	battleref -mode configs -bot self                     # every odd board of spec §9
 //	battleref -mode duel -bot http://host:8080/battleship -opponent self
-//	battleref -mode calibrate -games 2000 -seed 1           # in-process shooters, see below
+//	battleref -mode calibrate -n 2000 -seed 1             # in-process shooters, see below
 //
 // A bot is "self" (this module's engine behind an in-process HTTP server),
 // "stupid" (a local imitation of the arena's stupidIA) or a URL.
@@ -18,6 +18,10 @@
 // ("self-told") and a plain probability-density baseline told the same
 // ("density-told"), to show what the unnamed sunk ship costs and how the
 // engine compares with the textbook shooter.
+//
+// Every mode is reproducible: -seed (default 1) fixes the hidden fleets;
+// -seed 0 draws a seed and prints it. Interrupted (SIGINT, SIGTERM), a run
+// reports the games finished so far.
 package main
 
 import (
@@ -25,12 +29,15 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args, os.Stdout, os.Stderr); err != nil {
+	// Once the first signal has asked for the report, a second one kills.
+	context.AfterFunc(ctx, stop)
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "battleref:", err)
 		os.Exit(1)
 	}

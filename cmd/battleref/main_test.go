@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -13,7 +16,7 @@ import (
 func runJSON(t *testing.T, args ...string) (*report, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(t.Context(), append([]string{"battleref", "-json"}, args...), &out, &errOut)
+	err := run(t.Context(), append([]string{"-json"}, args...), &out, &errOut)
 	if err != nil {
 		t.Fatalf("run %v: %v\nstderr: %s", args, err, errOut.String())
 	}
@@ -25,7 +28,7 @@ func runJSON(t *testing.T, args ...string) (*report, string) {
 }
 
 func TestRunTarget(t *testing.T) {
-	rep, stderr := runJSON(t, "-mode", "target", "-bot", "self", "-games", "6", "-parallel", "2", "-seed", "7")
+	rep, stderr := runJSON(t, "-mode", "target", "-bot", "self", "-n", "6", "-concurrency", "2", "-seed", "7")
 	if rep.Games != 6 || rep.Wins != 6 || rep.Invalid != 0 {
 		t.Fatalf("report %+v", rep)
 	}
@@ -41,12 +44,16 @@ func TestRunTarget(t *testing.T) {
 }
 
 func TestRunDuel(t *testing.T) {
-	rep, _ := runJSON(t, "-mode", "duel", "-bot", "self", "-opponent", "stupid", "-games", "4", "-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0")
+	rep, _ := runJSON(t, "-mode", "duel", "-bot", "self", "-opponent", "stupid", "-n", "4", "-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0")
 	if rep.Wins != 4 || rep.Invalid != 0 {
 		t.Fatalf("self should beat stupid every time: %+v", rep)
 	}
+	// 4 wins in 4: Wilson 95% [51.0%, 100%].
+	if wr := rep.WinRate; wr == nil || wr.Rate != 1 || wr.Low95 != 0.51 || wr.High95 != 1 {
+		t.Errorf("win rate %+v", rep.WinRate)
+	}
 	// Self-play: both seats are the same server (same game-ids).
-	rep, _ = runJSON(t, "-mode", "duel", "-bot", "self", "-opponent", "self", "-games", "4")
+	rep, _ = runJSON(t, "-mode", "duel", "-bot", "self", "-opponent", "self", "-n", "4")
 	if rep.Wins+rep.Losses != 4 || rep.Invalid != 0 {
 		t.Fatalf("self-play: %+v", rep)
 	}
@@ -103,9 +110,13 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"-fleet", "1,2"},
 		{"-bot", "ftp://x"},
 		{"-w", "5", "-h", "5", "-fleet", "0,0,0,0,0,1"},
+		{"-n", "0"},
+		{"-concurrency", "-1"},
+		{"-games", "3"},
+		{"extra"},
 	} {
 		var out, errOut bytes.Buffer
-		if err := run(t.Context(), append([]string{"battleref"}, args...), &out, &errOut); err == nil {
+		if err := run(t.Context(), args, &out, &errOut); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
@@ -113,7 +124,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 
 func TestTextReport(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"battleref", "-mode", "target", "-games", "2", "-seed", "3"}, &out, &errOut); err != nil {
+	if err := run(t.Context(), []string{"-mode", "target", "-n", "2", "-seed", "3"}, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"games 2", "wins 2", "shots mean", "latency over"} {
@@ -130,9 +141,9 @@ func TestRunCalibrate(t *testing.T) {
 		games    int
 		min, max float64 // sane range of every mean
 	}{
-		{"standard", []string{"-games", "20", "-seed", "1"}, 20, 17, 100},
-		{"parallel 1 engine fleets", []string{"-games", "8", "-seed", "2", "-parallel", "1", "-hidden", "engine"}, 8, 17, 100},
-		{"small board", []string{"-games", "10", "-seed", "3", "-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0"}, 10, 5, 36},
+		{"standard", []string{"-n", "20", "-seed", "1"}, 20, 17, 100},
+		{"concurrency 1 engine fleets", []string{"-n", "8", "-seed", "2", "-concurrency", "1", "-hidden", "engine"}, 8, 17, 100},
+		{"small board", []string{"-n", "10", "-seed", "3", "-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0"}, 10, 5, 36},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -162,17 +173,17 @@ func TestRunCalibrate(t *testing.T) {
 			}
 		})
 	}
-	// Reproducible: the same seed gives the same figures at any -parallel.
-	a, _ := runJSON(t, "-mode", "calibrate", "-games", "12", "-seed", "5", "-parallel", "1")
-	b, _ := runJSON(t, "-mode", "calibrate", "-games", "12", "-seed", "5", "-parallel", "3")
+	// Reproducible: the same seed gives the same figures at any -concurrency.
+	a, _ := runJSON(t, "-mode", "calibrate", "-n", "12", "-seed", "5", "-concurrency", "1")
+	b, _ := runJSON(t, "-mode", "calibrate", "-n", "12", "-seed", "5", "-concurrency", "3")
 	for i := range a.Calibration {
 		if *a.Calibration[i].Shots != *b.Calibration[i].Shots {
-			t.Errorf("%s: %+v at -parallel 1, %+v at 3", a.Calibration[i].Shooter, a.Calibration[i].Shots, b.Calibration[i].Shots)
+			t.Errorf("%s: %+v at -concurrency 1, %+v at 3", a.Calibration[i].Shooter, a.Calibration[i].Shots, b.Calibration[i].Shots)
 		}
 	}
 	// Text table.
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"battleref", "-mode", "calibrate", "-games", "4", "-seed", "3"}, &out, &errOut); err != nil {
+	if err := run(t.Context(), []string{"-mode", "calibrate", "-n", "4", "-seed", "3"}, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"mode calibrate", "seed 3", "self ", "self-told", "density-told", "4/4", "vs self"} {
@@ -205,5 +216,38 @@ func TestDensityShot(t *testing.T) {
 	}
 	if x, y := densityShot(r, hist, rng); x != 2 || y != 3 {
 		t.Errorf("shot %d,%d, want the last unshot cell 2,3", x, y)
+	}
+}
+
+// The seed rule shared by every command: 1 by default, -seed 0 draws one
+// and prints it.
+func TestSeedRule(t *testing.T) {
+	rep, stderr := runJSON(t, "-mode", "calibrate", "-n", "2")
+	if rep.Seed != 1 || stderr != "" {
+		t.Errorf("default seed %d, stderr %q", rep.Seed, stderr)
+	}
+	rep, stderr = runJSON(t, "-mode", "calibrate", "-n", "2", "-seed", "0")
+	if rep.Seed == 0 || stderr != fmt.Sprintf("battleref: seed %d\n", rep.Seed) {
+		t.Errorf("drawn seed %d, stderr %q", rep.Seed, stderr)
+	}
+}
+
+// An interrupted run prints its report, marked, and returns the
+// cancellation.
+func TestInterruptedRunReports(t *testing.T) {
+	for _, mode := range []string{"target", "duel", "configs", "calibrate"} {
+		t.Run(mode, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			var out, errOut bytes.Buffer
+			err := run(ctx, []string{"-json", "-mode", mode, "-n", "5"}, &out, &errOut)
+			var rep report
+			if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil || !errors.Is(err, context.Canceled) {
+				t.Fatalf("err %v, report %v: %s", err, jerr, out.String())
+			}
+			if !rep.Interrupted || rep.Games != 0 || rep.Mode != mode {
+				t.Errorf("report %+v", rep)
+			}
+		})
 	}
 }

@@ -152,7 +152,7 @@ type seat struct {
 	strikes []strike          // this seat's shots
 }
 
-// stats collect per-request latencies and invalid answers.
+// callStats collects per-request latencies and invalid answers.
 type callStats struct {
 	latencies []time.Duration
 	invalid   []string
@@ -165,17 +165,19 @@ func (s *callStats) timed(ctx context.Context, p player, body []byte) ([]byte, e
 	return out, err
 }
 
-// game plays one game between a (index 0) and b (index 1). It returns the
-// winner's index, the loser's reason if by invalid answer, and the shots
-// fired by the winner. A nil hidden fleet for a seat means "this player
-// places its own". Pass shooterOnly to let only seat 0 shoot (targeting
-// mode): seat 1 then neither places nor shoots.
+// gameResult is how a game ended: the winner's index, the loser's reason if
+// by invalid answer, and the shots fired by the winner.
 type gameResult struct {
 	winner  int
 	invalid string // non-empty when the loser answered badly
 	shots   int    // shots fired by the winner
 }
 
+// playGame plays one game between seats[0] and seats[1], gameID as the
+// arena numbers it. A seat with ships hides that fleet instead of asking
+// its player to place one; a seat without a player never shoots (the
+// target mode's hidden fleet). A player that has not won after maxShots
+// shots loses.
 func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleship.Rules, gameID int, maxShots int) (gameResult, error) {
 	// Init, player 1 then player 2; a bad answer loses at once.
 	for i, s := range seats {

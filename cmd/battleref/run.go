@@ -18,22 +18,23 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/stats"
 )
 
 type config struct {
-	mode     string
-	bot      string
-	opponent string
-	games    int
-	width    int
-	height   int
-	fleet    battleship.Fleet
-	parallel int
-	seed     uint64
-	jsonOut  bool
-	maxShots int
-	maxCells int
-	hidden   string
+	mode        string
+	bot         string
+	opponent    string
+	games       int
+	width       int
+	height      int
+	fleet       battleship.Fleet
+	concurrency int
+	seed        uint64
+	jsonOut     bool
+	maxShots    int
+	maxCells    int
+	hidden      string
 }
 
 // report is the -json output (and the source of the text output).
@@ -46,6 +47,7 @@ type report struct {
 	Games       int            `json:"games"`
 	Wins        int            `json:"wins"`
 	Losses      int            `json:"losses"`
+	WinRate     *winRate       `json:"win_rate,omitempty"`
 	Invalid     int            `json:"invalid_answers"`
 	OppInvalid  int            `json:"opponent_invalid_answers,omitempty"`
 	InvalidWhy  []string       `json:"invalid_examples,omitempty"`
@@ -55,6 +57,16 @@ type report struct {
 	Seed        uint64         `json:"seed,omitempty"`
 	Calibration []calibResult  `json:"calibration,omitempty"`
 	ElapsedSecs float64        `json:"elapsed_seconds"`
+	// Interrupted is a run stopped by a signal: the figures cover the
+	// games finished (Games).
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// winRate is a duel's win rate with its Wilson 95% interval.
+type winRate struct {
+	Rate   float64 `json:"rate"`
+	Low95  float64 `json:"low95"`
+	High95 float64 `json:"high95"`
 }
 
 type shotStats struct {
@@ -105,25 +117,28 @@ func parseFleet(s string) (battleship.Fleet, error) {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	fs := flag.NewFlagSet("battleref", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
 	var fleet string
 	fs.StringVar(&c.mode, "mode", "target", "target | duel | configs | calibrate")
 	fs.StringVar(&c.bot, "bot", "self", `bot under test: "self", "stupid" or a URL`)
 	fs.StringVar(&c.opponent, "opponent", "stupid", `duel opponent: "self", "stupid" or a URL`)
-	fs.IntVar(&c.games, "games", 1000, "number of games")
+	fs.IntVar(&c.games, "n", 1000, "number of games")
 	fs.IntVar(&c.width, "w", 10, "board width")
 	fs.IntVar(&c.height, "h", 10, "board height")
 	fs.StringVar(&fleet, "fleet", "0,1,2,1,1,0", "ship1..ship6 counts")
-	fs.IntVar(&c.parallel, "parallel", 0, "games played concurrently (0 = 1; calibrate: the number of CPUs)")
-	fs.Uint64Var(&c.seed, "seed", 0, "seed for hidden fleets (0 = random)")
+	fs.IntVar(&c.concurrency, "concurrency", 0, "games played at once (0 = 1; calibrate: the number of CPUs)")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed for hidden fleets (0: a random seed, printed)")
 	fs.BoolVar(&c.jsonOut, "json", false, "print the report as JSON")
 	fs.IntVar(&c.maxShots, "max-shots", 0, "shots after which a game counts as lost (0 = 2 x cells + 10)")
 	fs.IntVar(&c.maxCells, "max-cells", 0, "configs mode: skip boards with more cells (0 = play all)")
 	fs.StringVar(&c.hidden, "hidden", "uniform", `target and calibrate modes: hidden fleets "uniform" (all placements equally likely) or "engine" (this module's placement)`)
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	f, err := parseFleet(fleet)
 	if err != nil {
@@ -133,17 +148,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.hidden != "uniform" && c.hidden != "engine" {
 		return fmt.Errorf("-hidden %q: want uniform or engine", c.hidden)
 	}
-	if c.games < 1 || c.parallel < 0 {
-		return errors.New("-games must be >= 1 and -parallel >= 0")
+	if c.games < 1 || c.concurrency < 0 {
+		return errors.New("-n must be >= 1 and -concurrency >= 0")
 	}
-	if c.parallel == 0 {
-		c.parallel = 1
+	if c.concurrency == 0 {
+		c.concurrency = 1
 		if c.mode == "calibrate" {
-			c.parallel = runtime.NumCPU()
+			c.concurrency = runtime.NumCPU()
 		}
 	}
 	if c.seed == 0 {
-		c.seed = rand.Uint64()
+		c.seed = rand.Uint64N(1_000_000_000) + 1
+		fmt.Fprintf(stderr, "battleref: seed %d\n", c.seed)
 	}
 	r := battleship.Rules{W: c.width, H: c.height, Fleet: c.fleet}
 	if err := r.Feasible(); err != nil && c.mode != "configs" {
@@ -204,13 +220,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep.ElapsedSecs = math.Round(time.Since(start).Seconds()*100) / 100
+	rep.Interrupted = ctx.Err() != nil
 	if c.jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(stdout, rep)
 	}
-	printReport(stdout, rep)
-	if rep.Invalid > 0 {
+	switch {
+	case rep.Interrupted:
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	case rep.Invalid > 0 && !c.jsonOut: // -json carries the count for the caller to judge
 		return fmt.Errorf("%d invalid answers from the bot under test", rep.Invalid)
 	}
 	return nil
@@ -244,14 +267,16 @@ func progressTo(w io.Writer) func(done, total int) {
 	}
 }
 
-// forGames runs play(g) for g in 0..games-1 on c.parallel workers.
+// forGames runs play(g) for g in 0..games-1 on c.concurrency workers. It
+// stops at the first error, or when ctx is done: games cut short then are
+// not failures, and the caller reports those that finished.
 func forGames(ctx context.Context, c config, progress func(int, int), play func(g int, st [2]*callStats) error) ([2]*callStats, error) {
 	var mu sync.Mutex
 	total := [2]*callStats{{}, {}}
 	next, done := 0, 0
 	var firstErr error
 	var wg sync.WaitGroup
-	for range c.parallel {
+	for range c.concurrency {
 		wg.Go(func() {
 			for {
 				mu.Lock()
@@ -269,7 +294,7 @@ func forGames(ctx context.Context, c config, progress func(int, int), play func(
 					total[i].latencies = append(total[i].latencies, st[i].latencies...)
 					total[i].invalid = append(total[i].invalid, st[i].invalid...)
 				}
-				if err != nil && firstErr == nil {
+				if err != nil && firstErr == nil && ctx.Err() == nil {
 					firstErr = err
 				}
 				done++
@@ -281,9 +306,6 @@ func forGames(ctx context.Context, c config, progress func(int, int), play func(
 		})
 	}
 	wg.Wait()
-	if firstErr == nil {
-		firstErr = ctx.Err()
-	}
 	return total, firstErr
 }
 
@@ -306,10 +328,10 @@ func (c config) shotCap(r battleship.Rules) int {
 	return 2*r.Cells() + 10
 }
 
-// runTarget hides uniformly random fleets and counts the bot's shots.
+// runTarget hides random fleets (-hidden) and counts the bot's shots.
 func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, progress func(int, int)) (*report, error) {
-	rep := &report{Mode: "target", Board: boardName(r), Games: c.games, Hidden: c.hidden}
-	shots := make([]int, c.games)
+	rep := &report{Mode: "target", Board: boardName(r), Hidden: c.hidden}
+	var shots []int // per finished game, in finishing order
 	var mu sync.Mutex
 	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
 		hidden, err := hiddenFleet(c, r, g)
@@ -328,10 +350,10 @@ func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, pr
 		defer mu.Unlock()
 		if res.winner == 0 {
 			rep.Wins++
-			shots[g] = res.shots
+			shots = append(shots, res.shots)
 		} else {
 			rep.Losses++
-			shots[g] = c.shotCap(r)
+			shots = append(shots, c.shotCap(r))
 			st[0].invalid = append(st[0].invalid, res.invalid)
 		}
 		return nil
@@ -339,6 +361,7 @@ func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, pr
 	if err != nil {
 		return nil, err
 	}
+	rep.Games = len(shots)
 	rep.Shots = summarizeShots(shots)
 	fillCalls(rep, st[0])
 	return rep, nil
@@ -346,7 +369,7 @@ func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, pr
 
 // runDuel plays bot (alternating seats) against opp.
 func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player, progress func(int, int)) (*report, error) {
-	rep := &report{Mode: "duel", Opponent: c.opponent, Board: boardName(r), Games: c.games}
+	rep := &report{Mode: "duel", Opponent: c.opponent, Board: boardName(r)}
 	var winShots []int
 	var mu sync.Mutex
 	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
@@ -380,19 +403,29 @@ func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player,
 	if err != nil {
 		return nil, err
 	}
-	if len(winShots) > 0 {
-		rep.Shots = summarizeShots(winShots)
+	rep.Games = rep.Wins + rep.Losses
+	rep.Shots = summarizeShots(winShots)
+	lo, hi := stats.Wilson(rep.Wins, rep.Games)
+	rep.WinRate = &winRate{Low95: round3(lo), High95: round3(hi)}
+	if rep.Games > 0 {
+		rep.WinRate.Rate = round3(float64(rep.Wins) / float64(rep.Games))
 	}
 	fillCalls(rep, st[0])
 	return rep, nil
 }
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 func boardName(r battleship.Rules) string {
 	f := r.Fleet
 	return fmt.Sprintf("%dx%d ships %d,%d,%d,%d,%d,%d", r.W, r.H, f[1], f[2], f[3], f[4], f[5], f[6])
 }
 
+// summarizeShots is nil for no games.
 func summarizeShots(v []int) *shotStats {
+	if len(v) == 0 {
+		return nil
+	}
 	s := slices.Clone(v)
 	slices.Sort(s)
 	sum := 0
@@ -465,6 +498,9 @@ func printReport(w io.Writer, rep *report) {
 		fmt.Fprintf(w, "  (opponent invalid %d)", rep.OppInvalid)
 	}
 	fmt.Fprintln(w)
+	if wr := rep.WinRate; wr != nil {
+		fmt.Fprintf(w, "win rate %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n", 100*wr.Rate, 100*wr.Low95, 100*wr.High95)
+	}
 	if s := rep.Shots; s != nil {
 		fmt.Fprintf(w, "shots mean %.2f  median %g  p90 %g  max %d  min %d\n", s.Mean, s.Median, s.P90, s.Max, s.Min)
 	}
@@ -479,6 +515,13 @@ func printReport(w io.Writer, rep *report) {
 	}
 	for _, why := range rep.InvalidWhy {
 		fmt.Fprintln(w, "  invalid:", why)
+	}
+	printElapsed(w, rep)
+}
+
+func printElapsed(w io.Writer, rep *report) {
+	if rep.Interrupted {
+		fmt.Fprintf(w, "INTERRUPTED: the figures cover the %d games finished\n", rep.Games)
 	}
 	fmt.Fprintf(w, "elapsed %.2f s\n", rep.ElapsedSecs)
 }

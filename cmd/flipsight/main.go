@@ -33,7 +33,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	// Once the first signal has asked the agent to stop, a second one kills.
+	context.AfterFunc(ctx, stop)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	switch {
 	case err == nil:
 	case errors.Is(err, errToken), errors.Is(err, flipsight.ErrCredential):
@@ -54,7 +56,7 @@ var newHTTPClient = func() *http.Client { return &http.Client{Timeout: 30 * time
 // getenv reads the environment (tests swap it).
 var getenv = os.Getenv
 
-func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("flipsight", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	stderr = jsonline.SyncWriter(stderr) // the log and every engine process share it

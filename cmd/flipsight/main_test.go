@@ -35,14 +35,14 @@ func TestTokenOnlyFromEnvironment(t *testing.T) {
 	for _, tok := range []string{"", "abc", "fsbm_ bad"} {
 		withEnv(t, tok, nil)
 		var out, errb bytes.Buffer
-		err := run(context.Background(), nil, nil, &out, &errb)
+		err := run(context.Background(), nil, &out, &errb)
 		if !errors.Is(err, errToken) || !strings.Contains(errb.String(), "FS_BOT_TOKEN is missing or invalid") {
 			t.Errorf("token %q: err %v, stderr %q", tok, err, errb.String())
 		}
 	}
 	// There is no token flag.
 	withEnv(t, "", nil)
-	if err := run(context.Background(), []string{"--token", "fsbm_x"}, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || errors.Is(err, errToken) {
+	if err := run(context.Background(), []string{"--token", "fsbm_x"}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || errors.Is(err, errToken) {
 		t.Errorf("--token accepted or ignored: %v", err)
 	}
 }
@@ -57,7 +57,7 @@ func TestFlagChecks(t *testing.T) {
 		{"--tt-bits", "40"},
 		{"extra"},
 	} {
-		if err := run(context.Background(), args, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
 	}
@@ -80,7 +80,7 @@ func TestOnceMatch(t *testing.T) {
 	args := append(fakeURLs(ts), "--once-match", strconv.FormatInt(id, 10), "--tt-bits", "12", "--engine-name", "test engine", "--practice", "--no-stream")
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	if err := run(ctx, args, nil, &out, &errb); err != nil {
+	if err := run(ctx, args, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	m, _ := fake.Match(id)
@@ -108,12 +108,12 @@ func TestRejectedTokenAndMaxRuntime(t *testing.T) {
 	defer ts.Close()
 	withEnv(t, "fsbm_wrong", ts.Client())
 	var errb bytes.Buffer
-	err := run(context.Background(), fakeURLs(ts), nil, &bytes.Buffer{}, &errb)
+	err := run(context.Background(), fakeURLs(ts), &bytes.Buffer{}, &errb)
 	if !errors.Is(err, flipsight.ErrCredential) || !strings.Contains(errb.String(), "Bot credential rejected") {
 		t.Fatalf("err %v\n%s", err, errb.String())
 	}
 	withEnv(t, "fsbm_test", ts.Client())
-	err = run(context.Background(), append(fakeURLs(ts), "--max-runtime", "0.3", "--no-stream"), nil, &bytes.Buffer{}, &bytes.Buffer{})
+	err = run(context.Background(), append(fakeURLs(ts), "--max-runtime", "0.3", "--no-stream"), &bytes.Buffer{}, &bytes.Buffer{})
 	if !errors.Is(err, flipsight.ErrMaxRuntime) {
 		t.Fatalf("err %v, want ErrMaxRuntime", err)
 	}

@@ -30,10 +30,26 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, nil); err != nil {
+	// Once the first signal has started the graceful shutdown, a second one
+	// kills at once.
+	context.AfterFunc(ctx, stop)
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "gamebot:", err)
 		os.Exit(1)
 	}
+}
+
+// run serves until ctx is done (or the launcher dies), then shuts down
+// gracefully; configuration comes from the process environment.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runner{getenv: os.Getenv}.run(ctx, args, stdout, stderr)
+}
+
+// runner is what run takes from outside besides its arguments; the tests
+// set their own environment and learn the listening address.
+type runner struct {
+	getenv func(string) string
+	ready  chan<- string // if not nil, receives the listening address
 }
 
 // config is read from the environment once, in run.
@@ -98,10 +114,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return c, nil
 }
 
-// run serves until ctx is done (or the launcher dies), then shuts down
-// gracefully. ready, if not nil, receives the listening address.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, ready chan<- string) error {
-	cfg, err := loadConfig(getenv)
+func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := loadConfig(p.getenv)
 	if err != nil {
 		return err
 	}
@@ -156,8 +170,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String())
-	if ready != nil {
-		ready <- ln.Addr().String()
+	if p.ready != nil {
+		p.ready <- ln.Addr().String()
 	}
 	select {
 	case err := <-errc:
@@ -195,11 +209,6 @@ func watchLauncher(ctx context.Context, cancel context.CancelFunc, pid int, logg
 			}
 		}
 	}
-}
-
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // healthcheck is the Docker HEALTHCHECK: distroless has no shell or curl.

@@ -25,7 +25,9 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, env(map[string]string{"PORT": "0"}), io.Discard, io.Discard, ready) }()
+	go func() {
+		done <- runner{getenv: env(map[string]string{"PORT": "0"}), ready: ready}.run(ctx, nil, io.Discard, io.Discard)
+	}()
 	addr := <-ready
 	resp, err := http.Get("http://" + addr + "/health")
 	if err != nil {
@@ -36,7 +38,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		t.Fatalf("health %d", resp.StatusCode)
 	}
 	port := addr[strings.LastIndexByte(addr, ':')+1:]
-	if err := run(ctx, []string{"healthcheck"}, env(map[string]string{"PORT": port}), io.Discard, io.Discard, nil); err != nil {
+	if err := (runner{getenv: env(map[string]string{"PORT": port})}).run(ctx, []string{"healthcheck"}, io.Discard, io.Discard); err != nil {
 		t.Fatalf("healthcheck: %v", err)
 	}
 	http.DefaultClient.CloseIdleConnections()
@@ -61,7 +63,7 @@ func TestLauncherWatchdog(t *testing.T) {
 	go func() { _ = cmd.Wait() }()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(context.Background(), nil, env(map[string]string{"PORT": "0", "LAUNCHER_PID": strconv.Itoa(pid)}), io.Discard, io.Discard, nil)
+		done <- runner{getenv: env(map[string]string{"PORT": "0", "LAUNCHER_PID": strconv.Itoa(pid)})}.run(context.Background(), nil, io.Discard, io.Discard)
 	}()
 	select {
 	case err := <-done:
@@ -78,11 +80,11 @@ func TestConfigErrors(t *testing.T) {
 		{"PORT": "http"}, {"PORT": "70000"}, {"LOG_LEVEL": "loud"}, {"MAX_SESSIONS": "0"},
 		{"SESSION_TTL": "forever"}, {"LAUNCHER_PID": "x"}, {"GIRETRA_BUDGET_MS": "-5"},
 	} {
-		if err := run(context.Background(), nil, env(kv), io.Discard, io.Discard, nil); err == nil {
+		if err := (runner{getenv: env(kv)}).run(context.Background(), nil, io.Discard, io.Discard); err == nil {
 			t.Errorf("%v: no error", kv)
 		}
 	}
-	if err := run(context.Background(), []string{"frobnicate"}, env(nil), io.Discard, io.Discard, nil); err == nil {
+	if err := (runner{getenv: env(nil)}).run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
 		t.Error("unknown argument accepted")
 	}
 }

@@ -10,30 +10,8 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/internal/stats"
 )
-
-// wilson is the Wilson score 95% interval of w successes in n.
-func wilson(w, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 0
-	}
-	const z = 1.96
-	fn := float64(n)
-	p := float64(w) / fn
-	den := 1 + z*z/fn
-	center := p + z*z/(2*fn)
-	margin := z * math.Sqrt((p*(1-p)+z*z/(4*fn))/fn)
-	return max(0, (center-margin)/den), min(1, (center+margin)/den)
-}
-
-// pValue is the two-sided normal-approximation test of w/n against 50%.
-func pValue(w, n int) float64 {
-	if n == 0 {
-		return 1
-	}
-	z := (float64(w)/float64(n) - 0.5) / math.Sqrt(0.25/float64(n))
-	return math.Erfc(math.Abs(z) / math.Sqrt2)
-}
 
 func interpretP(p float64) string {
 	switch {
@@ -47,16 +25,6 @@ func interpretP(p float64) string {
 		return "marginally significant (p < 0.1)"
 	}
 	return "not significant (p >= 0.1)"
-}
-
-// eloUpdate is one binary Elo update with factor k.
-func eloUpdate(ra, rb float64, aWon bool, k float64) (float64, float64) {
-	ea := 1 / (1 + math.Pow(10, (rb-ra)/400))
-	sa := 0.0
-	if aWon {
-		sa = 1
-	}
-	return ra + k*(sa-ea), rb + k*((1-sa)-(1-ea))
 }
 
 // announcerRow is the announcer win rate of one side in one mode family
@@ -109,6 +77,7 @@ type benchReport struct {
 	NotifyFailures  int            `json:"notificationFailures"`
 	Timing          []sideTiming   `json:"timing,omitempty"`
 	Aborted         string         `json:"aborted,omitempty"`
+	Interrupted     bool           `json:"interrupted,omitempty"` // stopped by a signal: the figures cover the matches played
 	DurationSeconds float64        `json:"durationSeconds"`
 }
 
@@ -152,7 +121,11 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, dialect string, 
 				rep.AWinsAsTeam1++
 			}
 		}
-		rep.EloA, rep.EloB = eloUpdate(rep.EloA, rep.EloB, aWon, k)
+		score := 0.0 // binary result, as the engine's benchmark
+		if aWon {
+			score = 1
+		}
+		rep.EloA, rep.EloB = stats.EloUpdate(rep.EloA, rep.EloB, score, k)
 		rep.EloAMin, rep.EloAMax = min(rep.EloAMin, rep.EloA), max(rep.EloAMax, rep.EloA)
 		for _, d := range r.Result.Final.Deals {
 			rep.Deals++
@@ -180,8 +153,8 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, dialect string, 
 	if rep.Played > 0 {
 		rep.WinRate = float64(rep.AWins) / float64(rep.Played)
 	}
-	rep.CILow, rep.CIHigh = wilson(rep.AWins, rep.Played)
-	rep.PValue = pValue(rep.AWins, rep.Played)
+	rep.CILow, rep.CIHigh = stats.Wilson(rep.AWins, rep.Played)
+	rep.PValue = stats.PValue(rep.AWins, rep.Played)
 	rep.Significance = interpretP(rep.PValue)
 	if rep.Deals > 0 {
 		rep.APointsPerDeal = float64(aPts) / float64(rep.Deals)
@@ -244,6 +217,9 @@ func (rep *benchReport) print(w io.Writer) {
 	if rep.Aborted != "" {
 		fmt.Fprintf(w, "ABORTED (the engine aborts a benchmark on any error): %s\n\n", rep.Aborted)
 	}
+	if rep.Interrupted {
+		fmt.Fprintf(w, "INTERRUPTED: the figures cover the %d matches played\n\n", rep.Played)
+	}
 	fmt.Fprintf(w, "Wins       %s %d, %s %d\n", rep.A, rep.AWins, rep.B, rep.BWins)
 	fmt.Fprintf(w, "Win rate   %s %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n", rep.A, 100*rep.WinRate, 100*rep.CILow, 100*rep.CIHigh)
 	fmt.Fprintf(w, "p-value    %.3g vs 50%%, %s\n", rep.PValue, rep.Significance)
@@ -302,10 +278,8 @@ func runBenchmark(ctx context.Context, o *options, env *runEnv) error {
 	bar := newProgress(env, o, p.matches)
 	recs := playAll(ctx, p, a, b, bar.update)
 	bar.finish()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	rep := buildBenchReport(p, a, b, recs, o.dialectName, o.eloK, time.Since(start))
+	rep.Interrupted = ctx.Err() != nil
 	if o.json {
 		if err := writeJSON(env.stdout, rep); err != nil {
 			return err
@@ -313,8 +287,11 @@ func runBenchmark(ctx context.Context, o *options, env *runEnv) error {
 	} else {
 		rep.print(env.stdout)
 	}
-	if rep.Aborted != "" {
+	switch {
+	case rep.Aborted != "":
 		return errFailed
+	case rep.Interrupted:
+		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,32 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/meta"
 )
-
-// botMeta is bot.meta.json as the engine reads it (BotMetadata.cs):
-// property names case-insensitive (encoding/json's default matching).
-type botMeta struct {
-	ID            string    `json:"id"`
-	Name          string    `json:"name"`
-	AgentName     string    `json:"agentName"`
-	DisplayName   string    `json:"displayName"`
-	Notifications *[]string `json:"notifications"`
-	Init          *struct {
-		Command   string `json:"command"`
-		Arguments string `json:"arguments"`
-		Timeout   *int   `json:"timeout"`
-	} `json:"init"`
-	Launch *struct {
-		FileName             string            `json:"fileName"`
-		Arguments            string            `json:"arguments"`
-		Port                 *int              `json:"port"`
-		StartupTimeout       *int              `json:"startupTimeout"`
-		HealthEndpoint       *string           `json:"healthEndpoint"`
-		EnvironmentVariables map[string]string `json:"environmentVariables"`
-	} `json:"launch"`
-}
 
 // infraError is a failure to set a bot up (init, launch, health): the
 // engine's exit status 2.
@@ -49,57 +24,6 @@ type infraError struct{ err error }
 
 func (e *infraError) Error() string { return e.err.Error() }
 func (e *infraError) Unwrap() error { return e.err }
-
-func readMeta(dir string) (*botMeta, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "bot.meta.json"))
-	if err != nil {
-		return nil, err
-	}
-	var m botMeta
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("bot.meta.json: %w", err)
-	}
-	if m.Launch == nil || m.Launch.FileName == "" {
-		return nil, errors.New(`bot.meta.json: "launch.fileName" is required`)
-	}
-	if m.Init != nil && m.Init.Command == "" {
-		return nil, errors.New(`bot.meta.json: "init.command" is required when "init" is present`)
-	}
-	return &m, nil
-}
-
-// agentName is agentName ?? name ?? the folder's name.
-func (m *botMeta) agentName(dir string) string {
-	switch {
-	case m.AgentName != "":
-		return m.AgentName
-	case m.Name != "":
-		return m.Name
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		abs = dir
-	}
-	return filepath.Base(abs)
-}
-
-// notifySet is the enabled notifications: absent = all, a list = those
-// listed (case-insensitive), [] = none.
-func notifySet(list *[]string) [6]bool {
-	var out [6]bool
-	if list == nil {
-		for i := range out {
-			out[i] = true
-		}
-		return out
-	}
-	for _, n := range *list {
-		if k, ok := giretra.ParseEventKind(strings.ToLower(n)); ok {
-			out[k] = true
-		}
-	}
-	return out
-}
 
 // splitArgs splits an arguments string like a command line: spaces
 // separate, double quotes group, backslash escapes a quote.
@@ -160,7 +84,7 @@ func (t *tail) String() string {
 type botProcess struct {
 	name    string
 	baseURL string
-	notify  [6]bool
+	meta    *meta.Bot
 	cmd     *exec.Cmd
 	out     tail
 	done    chan struct{} // closed when the process exits
@@ -189,17 +113,13 @@ func resolveFile(dir, name string) string {
 // LAUNCHER_PID, polls GET /{health} every 200 ms until a 2xx (up to
 // startupTimeout), then runs the smoke test, all as the engine does.
 func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, error) {
-	m, err := readMeta(dir)
+	m, err := meta.Read(dir)
 	if err != nil {
 		return nil, &infraError{err}
 	}
-	p := &botProcess{name: m.agentName(dir), notify: notifySet(m.Notifications), done: make(chan struct{})}
+	p := &botProcess{name: m.AgentName, meta: m, done: make(chan struct{})}
 	if m.Init != nil {
-		timeout := 120
-		if m.Init.Timeout != nil {
-			timeout = *m.Init.Timeout
-		}
-		ictx, cancel := context.WithTimeout(ctx, time.Duration(timeout)*time.Second)
+		ictx, cancel := context.WithTimeout(ctx, m.Init.Timeout)
 		cmd := exec.CommandContext(ictx, m.Init.Command, splitArgs(m.Init.Arguments)...)
 		cmd.Dir = dir
 		setProcessGroup(cmd)
@@ -210,29 +130,29 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 		err := cmd.Run()
 		cancel()
 		if ictx.Err() == context.DeadlineExceeded {
-			return nil, &infraError{fmt.Errorf("init command %q timed out after %ds\n%s", m.Init.Command, timeout, out.String())}
+			return nil, &infraError{fmt.Errorf("init command %q timed out after %v\n%s", m.Init.Command, m.Init.Timeout, out.String())}
 		}
 		if err != nil {
 			return nil, &infraError{fmt.Errorf("init command %q failed: %v\n%s", m.Init.Command, err, out.String())}
 		}
 	}
-	port := 0
-	if m.Launch.Port != nil {
-		port = *m.Launch.Port
-	} else if port, err = freePort(); err != nil {
-		return nil, &infraError{err}
+	port := m.Launch.Port
+	if port == 0 {
+		if port, err = freePort(); err != nil {
+			return nil, &infraError{err}
+		}
 	}
 	p.baseURL = "http://localhost:" + strconv.Itoa(port)
 	env := os.Environ()
-	have := map[string]bool{}
-	for k, v := range m.Launch.EnvironmentVariables {
+	for k, v := range m.Launch.Env {
 		env = append(env, k+"="+v)
-		have[k] = true
 	}
-	if !have["PORT"] {
+	// The engine adds PORT and LAUNCHER_PID with TryAdd: the file's own
+	// values win.
+	if _, ok := m.Launch.Env["PORT"]; !ok {
 		env = append(env, "PORT="+strconv.Itoa(port))
 	}
-	if !have["LAUNCHER_PID"] {
+	if _, ok := m.Launch.Env["LAUNCHER_PID"]; !ok {
 		env = append(env, "LAUNCHER_PID="+strconv.Itoa(os.Getpid()))
 	}
 	p.cmd = exec.Command(resolveFile(dir, m.Launch.FileName), splitArgs(m.Launch.Arguments)...)
@@ -246,15 +166,7 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 	go func() { _ = p.cmd.Wait(); close(p.done) }()
 	fmt.Fprintf(logw, "giretra-ref: %s: started pid %d on %s\n", p.name, p.cmd.Process.Pid, p.baseURL)
 
-	startup := 30
-	if m.Launch.StartupTimeout != nil {
-		startup = *m.Launch.StartupTimeout
-	}
-	health := "health"
-	if m.Launch.HealthEndpoint != nil {
-		health = *m.Launch.HealthEndpoint
-	}
-	if err := p.waitHealthy(ctx, p.baseURL+"/"+strings.TrimLeft(health, "/"), time.Duration(startup)*time.Second); err != nil {
+	if err := p.waitHealthy(ctx, p.baseURL+m.Launch.HealthPath(), m.Launch.StartupTimeout); err != nil {
 		p.stop()
 		return nil, &infraError{err}
 	}

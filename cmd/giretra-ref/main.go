@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,14 +24,17 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
+	// Once the first signal has asked run to wind down, a second one kills.
+	context.AfterFunc(ctx, stop)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
 
 // exitCode maps run's error to the engine's exit statuses: 0 pass, 1 fail
-// (violations, crashes, an aborted benchmark), 2 infrastructure or usage.
-func exitCode(err error, stderr *os.File) int {
+// (violations, crashes, an aborted benchmark), 2 infrastructure, usage or
+// an interrupted run.
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}

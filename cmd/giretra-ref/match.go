@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/meta"
 )
 
 // side is one team's players: an in-process agent or a bot server (by URL
@@ -37,7 +38,7 @@ func (s *side) close() {
 // sideOptions are the flags that shape HTTP sides.
 type sideOptions struct {
 	dialect     wire.Dialect
-	notify      *[]string // for bots given by URL; nil = all
+	notify      *[6]bool // for bots given by URL; nil = the dialect's default
 	concurrency int
 	decisionTO  time.Duration
 	notifyTO    time.Duration
@@ -58,8 +59,11 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 		return s, nil
 	case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
 		s.name = spec
-		n := notifySet(o.notify)
-		if o.notify == nil && o.dialect == wire.Seed {
+		n := meta.AllEvents()
+		switch {
+		case o.notify != nil:
+			n = *o.notify
+		case o.dialect == wire.Seed:
 			n = seedDefaultNotify()
 		}
 		s.bot = enginehttp.NewClient(spec, o.dialect, n, o.concurrency)
@@ -72,8 +76,8 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 			return nil, err
 		}
 		s.proc, s.name = p, p.name
-		n := p.notify
-		if o.dialect == wire.Seed && !metaListsNotifications(spec) {
+		n := p.meta.Events()
+		if o.dialect == wire.Seed && !p.meta.Listed {
 			n = seedDefaultNotify()
 		}
 		s.bot = enginehttp.NewClient(p.baseURL, o.dialect, n, o.concurrency)
@@ -90,14 +94,9 @@ func openSide(ctx context.Context, spec string, o sideOptions, logw io.Writer) (
 // seedDefaultNotify is the seed document's five notifications (it does not
 // know negotiation-completed).
 func seedDefaultNotify() [6]bool {
-	n := notifySet(nil)
+	n := meta.AllEvents()
 	n[giretra.NegotiationCompleted] = false
 	return n
-}
-
-func metaListsNotifications(dir string) bool {
-	m, err := readMeta(dir)
-	return err == nil && m.Notifications != nil
 }
 
 // player makes the seat's player for match i. slot is the order of
@@ -164,7 +163,7 @@ type watched struct {
 	side    int
 	seat    giretra.Position
 	rec     *matchRecord
-	limitMS int  // decision time limit for violations (validate --timeout), 0 = none
+	limitMS int  // decision time limit for violations (validate -timeout), 0 = none
 	record  bool // keep side a's decisions (validate -d)
 }
 
@@ -240,7 +239,7 @@ type plan struct {
 	seeded      bool
 	seats       string // team1, team2, alternate
 	concurrency int
-	limitMS     int  // validate --timeout
+	limitMS     int  // validate -timeout
 	abortOnErr  bool // benchmark: the engine aborts the whole run
 	record      bool // record side a's decisions (validate -d)
 	aSeedShift  int64
@@ -285,6 +284,10 @@ func playOne(ctx context.Context, p *plan, a, b *side, i int) *matchRecord {
 		var ie *giretra.IllegalError
 		var de *giretra.DecisionError
 		switch {
+		case ctx.Err() != nil && !errors.As(rec.Err, &ie):
+			// Cut short by an interrupt or the benchmark's abort: the
+			// request failed because it was cancelled, not by the bot's fault.
+			rec.Err = ctx.Err()
 		case errors.As(rec.Err, &ie):
 			rec.ErrSide = sideOf(ie.Seat, aTeam)
 			if rec.ErrSide == 0 {
@@ -306,7 +309,7 @@ func sideOf(seat giretra.Position, aTeam giretra.Team) int {
 
 // playAll plays the planned matches, concurrency at a time, calling done
 // after each (from one goroutine at a time). Records come back in match
-// order; a nil entry is a match never played (run aborted).
+// order; a nil entry is a match never played (run aborted or interrupted).
 func playAll(ctx context.Context, p *plan, a, b *side, done func(*matchRecord)) []*matchRecord {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/meta"
 )
 
 const usageText = `giretra-ref: a local Giretra referee, faithful to the Giretra engine.
@@ -32,9 +34,8 @@ Exit status: 0 pass, 1 violations/crashes (validate) or an aborted benchmark,
 Flags (both modes; they may follow the bots):
 `
 
-// runEnv is run's outside world.
+// runEnv is where run writes.
 type runEnv struct {
-	getenv func(string) string
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -47,12 +48,13 @@ type options struct {
 	target      int
 	sweep       int
 	seed        int64
-	seeded      bool
+	seeded      bool // -seed was given: session seeds are sent to bots
+	drawnSeed   bool // -seed 0: the seed was drawn at random
 	seats       string
 	concurrency int
 	dialect     wire.Dialect
 	dialectName string
-	notify      *[]string
+	notify      *[6]bool
 	opponent    string
 	limitMS     int
 	verbose     bool
@@ -70,15 +72,19 @@ func (e *usageError) Error() string { return e.msg + " (see giretra-ref help)" }
 
 func usageErr(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	env := &runEnv{getenv: getenv, stdout: stdout, stderr: stderr}
-	if len(args) < 2 {
+// run is the command: args are the mode, then flags and bots in any order.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	env := &runEnv{stdout: stdout, stderr: stderr}
+	if len(args) < 1 {
 		printUsage(stderr)
 		return usageErr("missing mode")
 	}
-	o, err := parseOptions(args[1], args[2:], stderr)
+	o, err := parseOptions(args[0], args[1:], stderr)
 	if err != nil {
 		return err
+	}
+	if o.drawnSeed {
+		fmt.Fprintf(stderr, "giretra-ref: seed %d\n", o.seed)
 	}
 	switch o.mode {
 	case "help":
@@ -109,7 +115,7 @@ func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() err
 	fs.IntVar(&o.matches, "n", defMatches, "number of matches (validate 100, benchmark 1000)")
 	fs.IntVar(&o.target, "target", defTarget, "target score (validate 151, benchmark 500)")
 	fs.IntVar(&o.sweep, "sweep", defSweep, "match points × multiplier for a Colour sweep (benchmark 25); 0 = the sweep wins the match (validate)")
-	seed := fs.String("seed", "", "seed for decks, opponents and session seeds (default: random, not sent to bots)")
+	fs.Int64Var(&o.seed, "seed", 1, "seed for decks, opponents and session seeds (0: a random seed, printed); session seeds are sent to bots only when -seed is given, as the engine does")
 	fs.StringVar(&o.seats, "seats", "team1", "where the (first) bot sits: team1 (Bottom+Top), team2 (Left+Right), alternate")
 	fs.IntVar(&o.concurrency, "concurrency", 1, "matches played at once (each has its own sessions)")
 	dialect := fs.String("dialect", "engine", "wire shapes sent to bot servers: engine or seed (the seed document's)")
@@ -124,14 +130,9 @@ func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() err
 	fs.DurationVar(&o.decisionTO, "decision-timeout", enginehttp.DecisionTimeout, "HTTP timeout of decisions and session creation")
 	fs.DurationVar(&o.notifyTO, "notify-timeout", enginehttp.NotifyTimeout, "HTTP timeout of notifications")
 	check := func() error {
-		if *seed != "" {
-			var err error
-			if _, err = fmt.Sscan(*seed, &o.seed); err != nil {
-				return usageErr("bad -seed %q", *seed)
-			}
-			o.seeded = true
-		} else {
-			o.seed = time.Now().UnixNano() % 1_000_000_000
+		fs.Visit(func(f *flag.Flag) { o.seeded = o.seeded || f.Name == "seed" })
+		if o.seed == 0 {
+			o.seed, o.drawnSeed = rand.Int64N(1_000_000_000)+1, true
 		}
 		switch strings.ToLower(*dialect) {
 		case "engine":
@@ -144,13 +145,14 @@ func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() err
 		switch strings.ToLower(*notify) {
 		case "", "all":
 		case "none":
-			o.notify = &[]string{}
+			o.notify = &[6]bool{}
 		default:
 			l := strings.Split(*notify, ",")
 			for i := range l {
 				l[i] = strings.TrimSpace(l[i])
 			}
-			o.notify = &l
+			n := meta.EventSet(l)
+			o.notify = &n
 		}
 		switch o.seats {
 		case "team1", "team2", "alternate":
@@ -243,7 +245,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 func newProgress(env *runEnv, o *options, total int) *progress {
-	on := !o.noProgress && env.getenv("CI") == "" && isTerminal(env.stderr)
+	on := !o.noProgress && os.Getenv("CI") == "" && isTerminal(env.stderr)
 	return &progress{w: env.stderr, on: on, total: total}
 }
 

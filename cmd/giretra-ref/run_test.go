@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,13 +18,11 @@ import (
 	"github.com/botarena/gamebot/giretra"
 )
 
-func noenv(string) string { return "" }
-
 // runRef runs the command and returns stdout, stderr and the error.
 func runRef(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(t.Context(), append([]string{"giretra-ref"}, args...), noenv, &out, &errb)
+	err := run(t.Context(), args, &out, &errb)
 	return out.String(), errb.String(), err
 }
 
@@ -437,46 +436,34 @@ func TestValidateFolderBot(t *testing.T) {
 	}
 }
 
-func TestStats(t *testing.T) {
-	lo, hi := wilson(858, 1000)
-	if math.Abs(lo-0.835) > 0.002 || math.Abs(hi-0.878) > 0.002 {
-		t.Errorf("wilson(858, 1000) = %.4f, %.4f; the spec quotes 83.5-87.8", lo, hi)
-	}
-	if p := pValue(500, 1000); p != 1 {
-		t.Errorf("pValue(500, 1000) = %v", p)
-	}
-	if p := pValue(531, 1000); math.Abs(p-0.0503) > 0.001 {
-		t.Errorf("pValue(531, 1000) = %v", p)
-	}
-	a, b := eloUpdate(1200, 1200, true, 24)
-	if a != 1212 || b != 1188 {
-		t.Errorf("elo = %v, %v", a, b)
-	}
+func TestPercentile(t *testing.T) {
 	var ds []time.Duration
 	for v := range 10 {
 		ds = append(ds, time.Duration(v+1))
 	}
-	if got := percentile(ds, 95); got != 10 {
-		t.Errorf("p95 = %v", got)
-	}
-	if got := percentile(ds, 50); got != 5 {
-		t.Errorf("p50 = %v", got)
+	for _, tt := range []struct {
+		p    int
+		want time.Duration
+	}{{50, 5}, {95, 10}, {99, 10}, {1, 1}} {
+		if got := percentile(ds, tt.p); got != tt.want {
+			t.Errorf("p%d = %v, want %v", tt.p, got, tt.want)
+		}
 	}
 }
 
-func TestSplitArgsAndNotifySet(t *testing.T) {
-	got := splitArgs(`run  "a b" c\"d ""`)
-	if want := []string{"run", "a b", `c"d`, ""}; !slices.Equal(got, want) {
-		t.Errorf("splitArgs = %q, want %q", got, want)
+func TestSplitArgs(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{`run  "a b" c\"d ""`, []string{"run", "a b", `c"d`, ""}},
+		{"", nil},
+		{"build -trimpath -o bin/gamebot ./cmd/gamebot", []string{"build", "-trimpath", "-o", "bin/gamebot", "./cmd/gamebot"}},
 	}
-	if n := notifySet(nil); n != [6]bool{true, true, true, true, true, true} {
-		t.Errorf("absent list: %v", n)
-	}
-	if n := notifySet(&[]string{}); n != [6]bool{} {
-		t.Errorf("empty list: %v", n)
-	}
-	if n := notifySet(&[]string{"Match-Ended", "bogus"}); n != [6]bool{5: true} {
-		t.Errorf("list: %v", n)
+	for _, tt := range tests {
+		if got := splitArgs(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("splitArgs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 
@@ -492,5 +479,103 @@ func TestValidateDeterminism(t *testing.T) {
 		if rep.Pass != tc.pass || (err == nil) != tc.pass || !rep.DeterminismChecked {
 			t.Errorf("%s: pass %v, err %v, %d mismatches", tc.agent, rep.Pass, err, len(rep.DeterminismMismatch))
 		}
+	}
+}
+
+// The seed rule shared by every command: 1 by default, -seed 0 draws one
+// and prints it. Session seeds go to bots only when -seed is given, as the
+// engine sends them only in seeded runs.
+func TestSeedRule(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantSeed int64 // 0: drawn at random
+		sent     bool
+	}{
+		{"default", nil, 1, false},
+		{"given", []string{"-seed", "17"}, 17, true},
+		{"drawn", []string{"-seed", "0"}, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bot := newTestBot("random")
+			srv := httptest.NewServer(bot)
+			defer srv.Close()
+			out, stderr, err := runRef(t, append([]string{"validate", "-json", "-n", "1"}, append(tt.args, srv.URL)...)...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			var rep validateReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			drawn := strings.Contains(stderr, fmt.Sprintf("giretra-ref: seed %d\n", rep.Seed))
+			if tt.wantSeed != 0 && (rep.Seed != tt.wantSeed || drawn) || tt.wantSeed == 0 && (rep.Seed <= 0 || !drawn) {
+				t.Errorf("seed %d, stderr %q; want %d", rep.Seed, stderr, tt.wantSeed)
+			}
+			for i, c := range bot.creates {
+				seed, has := c["seed"]
+				if has != tt.sent || has && seed != float64(rep.Seed+int64(i)) {
+					t.Errorf("session %d: %v, want a seed sent: %v", i, c, tt.sent)
+				}
+			}
+		})
+	}
+}
+
+// An interrupted run still reports the matches it played, marked as such,
+// and returns the cancellation (exit status 2), unless what it played
+// already fails the validation.
+func TestInterruptedRunReportsWhatItPlayed(t *testing.T) {
+	tests := []struct {
+		mode      string
+		crashOne  bool // the bot's first session answers a card it was not offered
+		wantCrash int
+	}{
+		{mode: "validate"},
+		{mode: "benchmark"},
+		{mode: "validate", crashOne: true, wantCrash: 1},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.mode, tt.crashOne), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			bot := newTestBot("random")
+			bot.fault = func(e string, s *botSession, n int) (int, string, bool) {
+				if tt.crashOne && e == "choose-card" && s.id == "s1" {
+					return 200, `{"rank":"Seven","suit":"Clubs","x":1}{}`, true
+				}
+				// The first call of the second match's first session.
+				if e == "notify/deal-started" && len(bot.order) == 3 && n == 1 {
+					cancel()
+				}
+				return 0, "", false
+			}
+			srv := httptest.NewServer(bot)
+			defer srv.Close()
+			args := []string{tt.mode, "-json", "-n", "4", "-seed", "3", "-target", "151", srv.URL}
+			if tt.mode == "benchmark" {
+				args = append(args, "random")
+			}
+			var out, errb bytes.Buffer
+			err := run(ctx, args, &out, &errb)
+			if tt.wantCrash > 0 && !errors.Is(err, errFailed) || tt.wantCrash == 0 && (!errors.Is(err, context.Canceled) || errors.Is(err, errFailed)) {
+				t.Errorf("err %v", err)
+			}
+			var rep struct {
+				Interrupted bool
+				Pass        bool
+				Completed   int `json:"matchesCompleted"`
+				Crashed     int `json:"matchesCrashed"`
+				Played      int
+				Aborted     string
+			}
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatalf("no report: %v\n%s", err, out.String())
+			}
+			if !rep.Interrupted || rep.Pass || rep.Completed+rep.Played+rep.Crashed != 1 || rep.Crashed != tt.wantCrash || rep.Aborted != "" {
+				t.Errorf("report %+v, want one match played and the run marked interrupted", rep)
+			}
+		})
 	}
 }

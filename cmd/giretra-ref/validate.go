@@ -112,7 +112,10 @@ type validateReport struct {
 	DeterminismChecked   bool          `json:"determinismChecked"`
 	DeterminismMismatch  []string      `json:"determinismMismatches"`
 	DurationSeconds      float64       `json:"durationSeconds"`
-	Pass                 bool          `json:"pass"`
+	// Interrupted is a run stopped by a signal: the report covers the
+	// matches played so far; it cannot PASS, but what failed so far FAILs.
+	Interrupted bool `json:"interrupted,omitempty"`
+	Pass        bool `json:"pass"`
 }
 
 // errFailed makes the command exit with status 1 (validation FAIL).
@@ -133,6 +136,9 @@ func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect strin
 		rep.NotificationWarnings = append(rep.NotificationWarnings, r.Warnings[0]...)
 		for k := range nKinds {
 			all[k] = append(all[k], r.Timings[0][k]...)
+		}
+		if errors.Is(r.Err, context.Canceled) {
+			continue // interrupted: neither completed nor crashed
 		}
 		if r.Err != nil {
 			rep.Crashed++
@@ -161,7 +167,7 @@ func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect strin
 		}
 	}
 	rep.Trend = computeTrend(recs, p.matches, 0)
-	rep.Pass = len(rep.Violations) == 0 && rep.Crashed == 0
+	rep.Pass = !rep.failed()
 	return rep
 }
 
@@ -255,12 +261,23 @@ func (rep *validateReport) print(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  %-13s %8.3f → %8.3f  %s\n", t.Kind, t.FirstHalf, t.SecondHalf, flag)
 		}
 	}
-	if rep.Pass {
+	if rep.Interrupted {
+		fmt.Fprintf(w, "\nINTERRUPTED after %d of %d matches\n", rep.Completed+rep.Crashed, rep.Matches)
+	}
+	switch {
+	case rep.Pass:
 		fmt.Fprintf(w, "\nPASS\n")
-	} else {
+	case rep.failed():
 		fmt.Fprintf(w, "\nFAIL: %d violations, %d crashed matches, %d determinism mismatches\n",
 			len(rep.Violations), rep.Crashed, len(rep.DeterminismMismatch))
+	default:
+		fmt.Fprintf(w, "\nno verdict\n")
 	}
+}
+
+// failed reports whether anything the bot did fails the validation.
+func (rep *validateReport) failed() bool {
+	return len(rep.Violations) > 0 || rep.Crashed > 0 || len(rep.DeterminismMismatch) > 0
 }
 
 func runValidate(ctx context.Context, o *options, env *runEnv) error {
@@ -278,19 +295,16 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	bar := newProgress(env, o, p.matches)
 	recs := playAll(ctx, p, a, b, bar.update)
 	bar.finish()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	rep := buildValidateReport(p, a, b, recs, o.dialectName, time.Since(start))
-	if o.determinism {
-		rep.DeterminismChecked = true
-		rep.DeterminismMismatch = determinism(ctx, p, a)
-		if err := ctx.Err(); err != nil {
-			return err
+	if o.determinism && ctx.Err() == nil {
+		if m := determinism(ctx, p, a); ctx.Err() == nil {
+			// An interrupted replay would compare runs of unequal length.
+			rep.DeterminismChecked, rep.DeterminismMismatch = true, m
 		}
-		rep.Pass = rep.Pass && len(rep.DeterminismMismatch) == 0
 		rep.DurationSeconds = math.Round(time.Since(start).Seconds()*100) / 100
 	}
+	rep.Interrupted = ctx.Err() != nil
+	rep.Pass = !rep.failed() && !rep.Interrupted
 	if o.json {
 		if err := writeJSON(env.stdout, rep); err != nil {
 			return err
@@ -298,8 +312,11 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	} else {
 		rep.print(env.stdout, o.verbose)
 	}
-	if !rep.Pass {
+	switch {
+	case rep.failed():
 		return errFailed
+	case rep.Interrupted:
+		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
 	return nil
 }

@@ -1,34 +1,42 @@
 // Command giretra-strength measures the bot's playing strength in-process:
 // it plays matches of the bot (one team) against an agent from
 // giretra/agents or another bot configuration (the other team), seats
-// alternating, and reports the win rate with a Wilson 95% interval and the
-// bot's decision latency.
+// alternating, and reports the win rate with a Wilson 95% interval, the
+// Elo difference it implies, and the bot's decision latency. Interrupted
+// (SIGINT, SIGTERM), it reports the matches finished so far.
 //
-//	giretra-strength -opp eva -n 400 -target 151 -sweep 25 -j 2
+//	giretra-strength -opp eva -n 400 -target 151 -sweep 25 -concurrency 2
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/internal/stats"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Once the first signal has asked for the report, a second one kills.
+	context.AfterFunc(ctx, stop)
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "giretra-strength:", err)
 		os.Exit(1)
 	}
@@ -45,7 +53,8 @@ type timed struct {
 }
 
 // threadCPU is the calling thread's time on CPU, in nanoseconds, from
-// /proc/thread-self/schedstat (precise, unlike tick-sampled rusage).
+// /proc/thread-self/schedstat (precise, unlike tick-sampled rusage); 0
+// where that file does not exist (not Linux).
 func threadCPU() time.Duration {
 	b, err := os.ReadFile("/proc/thread-self/schedstat")
 	if err != nil {
@@ -106,62 +115,49 @@ func parseBot(spec string) (bot.Config, bool) {
 	return cfg, true
 }
 
-func run(args []string, out io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("giretra-strength", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	me := fs.String("me", "bot", "player under test: bot[:fast][:effort=X][:budget=D] or an agent name")
 	opp := fs.String("opp", "eva", "opponent: an agent name (random, calculating, eva) or bot[:...]")
 	n := fs.Int("n", 400, "matches")
 	target := fs.Int("target", 151, "target score")
 	sweep := fs.Int("sweep", 25, "Colour sweep points (0: instant win)")
-	jobs := fs.Int("j", 2, "parallel matches")
-	seed := fs.Uint64("seed", 1, "seed of the decks")
+	concurrency := fs.Int("concurrency", 2, "matches played at once")
+	seed := fs.Uint64("seed", 1, "seed of the decks and the agents (0: a random seed, printed)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	mk := func(spec string, rng *rand.Rand) (giretra.Player, error) {
-		if rest, ok := strings.CutPrefix(spec, "evabid+"); ok {
-			// Eva's bidding with the bot's card play (diagnostics).
-			cfg, _ := parseBot(rest)
-			e, _ := agents.New("eva", rng)
-			return hybrid{bidder: e, player: bot.New(cfg)}, nil
-		}
-		if rest, ok := strings.CutPrefix(spec, "evaplay+"); ok {
-			// The bot's bidding with Eva's card play (diagnostics).
-			cfg, _ := parseBot(rest)
-			e, _ := agents.New("eva", rng)
-			return hybrid{bidder: bot.New(cfg), player: e}, nil
-		}
-		for _, pre := range []string{"evalead+", "evafollow+"} {
-			if rest, ok := strings.CutPrefix(spec, pre); ok {
-				// Eva's leads (or follows) with the bot's other cards and
-				// Eva's bidding (diagnostics).
-				cfg, _ := parseBot(rest)
-				e, _ := agents.New("eva", rng)
-				return mixed{eva: e, bot: bot.New(cfg), evaLeads: pre == "evalead+"}, nil
-			}
-		}
-		if cfg, ok := parseBot(spec); ok {
-			return bot.New(cfg), nil
-		}
-		return agents.New(spec, rng)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if _, err := mk(*opp, rand.New(rand.NewPCG(1, 1))); err != nil {
-		return err
+	if *n < 1 || *concurrency < 1 {
+		return errors.New("-n and -concurrency must be at least 1")
+	}
+	if *seed == 0 {
+		*seed = rand.Uint64N(1_000_000_000) + 1
+		fmt.Fprintf(stderr, "giretra-strength: seed %d\n", *seed)
+	}
+	for _, spec := range []string{*me, *opp} {
+		if _, err := newPlayer(spec, rand.New(rand.NewPCG(1, 1))); err != nil {
+			return err
+		}
 	}
 	var (
 		mu          sync.Mutex
 		lat         = map[string][]time.Duration{}
-		wins, done  int
+		wins        int
+		played      int // finished without error
+		errs        int
 		pts         [2]int
 		deals       int
-		stats       = map[string]*[4]int{} // team/mode -> count, made, points for, points against
-		errs        int
+		contracts   = map[string]*[4]int{} // team/mode -> count, made, points for, points against
 		next        int
 		wg          sync.WaitGroup
 		start       = time.Now()
 		progressDue = 50
 	)
-	for range max(*jobs, 1) {
+	for range *concurrency {
 		wg.Go(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -170,7 +166,7 @@ func run(args []string, out io.Writer) error {
 				i := next
 				next++
 				mu.Unlock()
-				if i >= *n {
+				if i >= *n || ctx.Err() != nil {
 					return
 				}
 				myTeam := giretra.Team(i % 2)
@@ -181,88 +177,58 @@ func run(args []string, out io.Writer) error {
 					if s.Team() == myTeam {
 						spec = *me
 					}
-					p, err := mk(spec, rng)
-					if err != nil {
-						panic(err)
-					}
+					p, _ := newPlayer(spec, rng) // both specs were checked above
 					if s.Team() == myTeam {
 						p = timed{Player: p, mu: &mu, lat: lat}
 					}
 					ps[s] = p
 				}
 				cfg := giretra.MatchConfig{TargetScore: *target, ColourSweepPoints: *sweep, FirstDealer: giretra.Position(i % 4)}
-				res, err := giretra.RunMatch(context.Background(), ps, cfg, rand.New(rand.NewPCG(*seed+uint64(i), 50000)), nil)
+				res, err := giretra.RunMatch(ctx, ps, cfg, rand.New(rand.NewPCG(*seed+uint64(i), 50000)), nil)
 				mu.Lock()
-				done++
-				if err != nil {
+				switch {
+				case err != nil && ctx.Err() != nil:
+					// Cut short by the interrupt: not a result.
+				case err != nil:
 					errs++
-					fmt.Fprintf(out, "match %d: %v\n", i, err)
-				} else {
+					fmt.Fprintf(stdout, "match %d: %v\n", i, err)
+				default:
+					played++
 					if res.Winner == myTeam {
 						wins++
 					}
 					pts[0] += res.Final.Points[myTeam]
 					pts[1] += res.Final.Points[myTeam.Other()]
 					deals += len(res.Final.Deals)
-					for _, d := range res.Final.Deals {
-						who := "opp"
-						if d.AnnouncerTeam == myTeam {
-							who = "me "
-						}
-						cat := "colour"
-						switch {
-						case d.Mode == giretra.ColourClubs:
-							cat = "clubs"
-						case d.Mode == giretra.NoTrumps:
-							cat = "notrumps"
-						case d.Mode == giretra.AllTrumps:
-							cat = "alltrumps"
-						}
-						key := who + " " + cat + " x" + fmt.Sprint(d.Multiplier.Factor())
-						st := stats[key]
-						if st == nil {
-							st = new([4]int)
-							stats[key] = st
-						}
-						st[0]++
-						a, o := d.MatchPoints[d.AnnouncerTeam], d.MatchPoints[d.AnnouncerTeam.Other()]
-						if d.SweepBonus > 0 {
-							if d.SweepingTeam == d.AnnouncerTeam {
-								a += d.SweepBonus
-							} else {
-								o += d.SweepBonus
-							}
-						}
-						if a > o {
-							st[1]++
-						}
-						st[2] += a
-						st[3] += o
-					}
+					countContracts(contracts, res.Final.Deals, myTeam)
 				}
-				if done >= progressDue {
+				if played+errs >= progressDue {
 					progressDue += 50
-					lo, hi := wilson(wins, done)
-					fmt.Fprintf(os.Stderr, "%d/%d: %.1f%% [%.1f-%.1f] %s\n", done, *n, 100*float64(wins)/float64(done), 100*lo, 100*hi, time.Since(start).Round(time.Second))
+					lo, hi := stats.Wilson(wins, played)
+					fmt.Fprintf(stderr, "%d/%d: %.1f%% [%.1f-%.1f] %s\n", played+errs, *n, 100*float64(wins)/float64(max(played, 1)), 100*lo, 100*hi, time.Since(start).Round(time.Second))
 				}
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	lo, hi := wilson(wins, *n-errs)
-	fmt.Fprintf(out, "%s vs %s, target %d, sweep %d, %d matches (%d errors): %d wins = %.1f%% [%.1f-%.1f] Wilson 95%%\n",
-		*me, *opp, *target, *sweep, *n, errs, wins, 100*float64(wins)/float64(max(*n-errs, 1)), 100*lo, 100*hi)
-	fmt.Fprintf(out, "match points per deal: %.2f for, %.2f against (%d deals); %s\n",
+	if ctx.Err() != nil {
+		fmt.Fprintf(stdout, "interrupted: %d of %d matches finished\n", played+errs, *n)
+	}
+	lo, hi := stats.Wilson(wins, played)
+	elo, eloLo, eloHi := stats.EloInterval(wins, played)
+	fmt.Fprintf(stdout, "%s vs %s, target %d, sweep %d, seed %d, %d matches (%d errors): %d wins = %.1f%% [%.1f-%.1f] Wilson 95%%, Elo %+.0f [%+.0f, %+.0f]\n",
+		*me, *opp, *target, *sweep, *seed, played+errs, errs, wins, 100*float64(wins)/float64(max(played, 1)), 100*lo, 100*hi, elo, eloLo, eloHi)
+	fmt.Fprintf(stdout, "match points per deal: %.2f for, %.2f against (%d deals); %s\n",
 		float64(pts[0])/float64(max(deals, 1)), float64(pts[1])/float64(max(deals, 1)), deals, time.Since(start).Round(time.Second))
-	keys := make([]string, 0, len(stats))
-	for k := range stats {
+	keys := make([]string, 0, len(contracts))
+	for k := range contracts {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		st := stats[k]
-		fmt.Fprintf(out, "contracts %-22s n=%5d made=%5.1f%% announcer avg %+6.2f\n", k, st[0], 100*float64(st[1])/float64(st[0]), float64(st[2]-st[3])/float64(st[0]))
+		st := contracts[k]
+		fmt.Fprintf(stdout, "contracts %-22s n=%5d made=%5.1f%% announcer avg %+6.2f\n", k, st[0], 100*float64(st[1])/float64(st[0]), float64(st[2]-st[3])/float64(st[0]))
 	}
 	for _, k := range []string{"cut", "bid", "card", "cut-cpu", "bid-cpu", "card-cpu"} {
 		d := lat[k]
@@ -271,23 +237,82 @@ func run(args []string, out io.Writer) error {
 		}
 		slices.Sort(d)
 		q := func(f float64) time.Duration { return d[min(len(d)-1, int(f*float64(len(d))))] }
-		fmt.Fprintf(out, "latency %-8s n=%d p50=%v p90=%v p99=%v max=%v\n", k, len(d), q(0.5), q(0.9), q(0.99), d[len(d)-1])
+		fmt.Fprintf(stdout, "latency %-8s n=%d p50=%v p90=%v p99=%v max=%v\n", k, len(d), q(0.5), q(0.9), q(0.99), d[len(d)-1])
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted: %w", err)
 	}
 	return nil
 }
 
-// wilson is the Wilson score 95% interval of k successes in n trials.
-func wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
+// newPlayer makes the player a -me or -opp spec names.
+func newPlayer(spec string, rng *rand.Rand) (giretra.Player, error) {
+	if rest, ok := strings.CutPrefix(spec, "evabid+"); ok {
+		// Eva's bidding with the bot's card play (diagnostics).
+		cfg, _ := parseBot(rest)
+		e, _ := agents.New("eva", rng)
+		return hybrid{bidder: e, player: bot.New(cfg)}, nil
 	}
-	z := 1.959964
-	p := float64(k) / float64(n)
-	nn := float64(n)
-	d := 1 + z*z/nn
-	c := (p + z*z/(2*nn)) / d
-	h := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / d
-	return c - h, c + h
+	if rest, ok := strings.CutPrefix(spec, "evaplay+"); ok {
+		// The bot's bidding with Eva's card play (diagnostics).
+		cfg, _ := parseBot(rest)
+		e, _ := agents.New("eva", rng)
+		return hybrid{bidder: bot.New(cfg), player: e}, nil
+	}
+	for _, pre := range []string{"evalead+", "evafollow+"} {
+		if rest, ok := strings.CutPrefix(spec, pre); ok {
+			// Eva's leads (or follows) with the bot's other cards and
+			// Eva's bidding (diagnostics).
+			cfg, _ := parseBot(rest)
+			e, _ := agents.New("eva", rng)
+			return mixed{eva: e, bot: bot.New(cfg), evaLeads: pre == "evalead+"}, nil
+		}
+	}
+	if cfg, ok := parseBot(spec); ok {
+		return bot.New(cfg), nil
+	}
+	return agents.New(spec, rng)
+}
+
+// countContracts adds a match's deals to the tally keyed by announcer
+// (me/opp), mode family and multiplier: count, made, announcer's points,
+// defenders' points.
+func countContracts(tally map[string]*[4]int, deals []giretra.DealResult, myTeam giretra.Team) {
+	for _, d := range deals {
+		who := "opp"
+		if d.AnnouncerTeam == myTeam {
+			who = "me "
+		}
+		cat := "colour"
+		switch {
+		case d.Mode == giretra.ColourClubs:
+			cat = "clubs"
+		case d.Mode == giretra.NoTrumps:
+			cat = "notrumps"
+		case d.Mode == giretra.AllTrumps:
+			cat = "alltrumps"
+		}
+		key := who + " " + cat + " x" + fmt.Sprint(d.Multiplier.Factor())
+		st := tally[key]
+		if st == nil {
+			st = new([4]int)
+			tally[key] = st
+		}
+		st[0]++
+		a, o := d.MatchPoints[d.AnnouncerTeam], d.MatchPoints[d.AnnouncerTeam.Other()]
+		if d.SweepBonus > 0 {
+			if d.SweepingTeam == d.AnnouncerTeam {
+				a += d.SweepBonus
+			} else {
+				o += d.SweepBonus
+			}
+		}
+		if a > o {
+			st[1]++
+		}
+		st[2] += a
+		st[3] += o
+	}
 }
 
 // hybrid bids like one player and plays cards like another.

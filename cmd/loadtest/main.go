@@ -1,7 +1,9 @@
 // Command loadtest drives a running gamebot server on loopback with
 // concurrent traffic and reports throughput, latency per endpoint and the
 // server's peak memory. It only ever targets loopback addresses and stops by
-// itself (bounded duration and request count).
+// itself (bounded duration and request count); interrupted (SIGINT,
+// SIGTERM), it reports the scenarios run so far. Giretra sessions are
+// created as the engine creates them (internal/enginehttp).
 //
 //	go run ./cmd/gamebot &                      # the server under test
 //	go run ./cmd/loadtest -scenario notify -conns 32 -duration 10s
@@ -28,15 +30,19 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/internal/enginehttp"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Once the first signal has asked for the report, a second one kills.
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
@@ -81,6 +87,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
 	if err := checkLoopback(o.url); err != nil {
 		return err
 	}
@@ -99,9 +108,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer tr.CloseIdleConnections()
 	base := strings.TrimRight(o.url, "/")
 
+	// Only creates sessions: the load itself goes through client.
+	engine := enginehttp.NewClient(base, wire.Engine, [6]bool{}, o.conns)
+	defer engine.Close()
+
 	var results []Result
 	for _, sc := range scenarios {
-		reqs, endpoint, err := prepare(ctx, client, base, sc, o.conns)
+		reqs, endpoint, err := prepare(ctx, engine, client, base, sc)
+		if err != nil && ctx.Err() != nil {
+			break
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc, err)
 		}
@@ -113,6 +129,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if r.FirstError != "" {
 			fmt.Fprintf(stdout, "           first error: %s\n", r.FirstError)
 		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stdout, "interrupted: %d of %d scenarios run (the last one cut short)\n", len(results), len(scenarios))
 	}
 	if o.jsonOut != "" {
 		b, _ := json.MarshalIndent(results, "", "  ")
@@ -124,6 +146,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if r.Errors > 0 {
 			return fmt.Errorf("%s: %d errors", r.Scenario, r.Errors)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted: %w", err)
 	}
 	return nil
 }
@@ -150,14 +175,15 @@ type request struct {
 	body []byte
 }
 
-// prepare creates the sessions a scenario needs and builds its requests.
-func prepare(ctx context.Context, c *http.Client, base, scenario string, conns int) ([]request, string, error) {
+// prepare creates the sessions a scenario needs, through engine as the
+// Giretra engine creates them, and builds its requests.
+func prepare(ctx context.Context, engine *enginehttp.Client, c *http.Client, base, scenario string) ([]request, string, error) {
 	switch scenario {
 	case "notify", "decide":
 		states := midDealStates(64)
 		var reqs []request
-		for i, st := range states {
-			id, err := createSession(ctx, c, base, st.seat)
+		for _, st := range states {
+			id, err := engine.CreateSession(ctx, st.seat, nil)
 			if err != nil {
 				return nil, "", err
 			}
@@ -174,7 +200,6 @@ func prepare(ctx context.Context, c *http.Client, base, scenario string, conns i
 				}
 				reqs = append(reqs, request{"/api/sessions/" + id + "/choose-card", b})
 			}
-			_ = i
 		}
 		if scenario == "notify" {
 			return reqs, "POST /api/sessions/{id}/notify/card-played", nil
@@ -188,22 +213,6 @@ func prepare(ctx context.Context, c *http.Client, base, scenario string, conns i
 		return reqs, "POST /battleship (100x100, 60 ships, long history)", nil
 	}
 	return nil, "", fmt.Errorf("unknown scenario")
-}
-
-func createSession(ctx context.Context, c *http.Client, base string, seat giretra.Position) (string, error) {
-	b, _ := json.Marshal(wire.CreateSession{Position: seat.String(), MatchID: "loadtest"})
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/sessions", bytes.NewReader(b))
-	req.Header.Set("Content-Type", "application/json; charset=utf-8")
-	resp, err := c.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode/100 != 2 {
-		return "", fmt.Errorf("create session: %s %s", resp.Status, out)
-	}
-	return wire.SessionAnswer(out)
 }
 
 func post(ctx context.Context, c *http.Client, u string, body []byte) error {

@@ -24,13 +24,18 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+	// Once the first signal has asked the engine to stop, a second one kills.
+	context.AfterFunc(ctx, stop)
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "othello-engine:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// stdin is where the requests come from (tests swap it).
+var stdin io.Reader = os.Stdin
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("othello-engine", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	depth := fs.Int("depth", 0, "fixed search depth (0: time managed from remaining_ms)")

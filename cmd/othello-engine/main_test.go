@@ -10,6 +10,14 @@ import (
 	"testing"
 )
 
+// withStdin makes run read in for the rest of the test.
+func withStdin(t *testing.T, in string) {
+	t.Helper()
+	old := stdin
+	stdin = strings.NewReader(in)
+	t.Cleanup(func() { stdin = old })
+}
+
 func TestRunAnswersEveryLine(t *testing.T) {
 	var reqs []string
 	var legal [][]int
@@ -31,8 +39,9 @@ func TestRunAnswersEveryLine(t *testing.T) {
 	pass := strings.Replace(reqs[0], `"legal_moves": [19, 26, 37, 44]`, `"legal_moves": []`, 1)
 	reqs = append(reqs, pass, "", "not json", `{"board":[1],"color":1,"legal_moves":[],"game_mode":"std"}`)
 	in := strings.Join(reqs, "\n") // no final newline: the last line still counts
+	withStdin(t, in)
 	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"-depth", "3"}, strings.NewReader(in), &out, &errb); err != nil {
+	if err := run(context.Background(), []string{"-depth", "3"}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -55,8 +64,9 @@ func TestRunAnswersEveryLine(t *testing.T) {
 
 func TestRunFlags(t *testing.T) {
 	for _, args := range [][]string{{"-tt-bits", "40"}, {"-depth", "-1"}, {"extra"}, {"-nope"}} {
+		withStdin(t, "")
 		var out, errb bytes.Buffer
-		if err := run(context.Background(), args, strings.NewReader(""), &out, &errb); err == nil {
+		if err := run(context.Background(), args, &out, &errb); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
 	}

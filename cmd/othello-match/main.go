@@ -2,7 +2,10 @@
 // engine commands speaking the connector's --engine JSON-line protocol:
 // random 12-disc starts, colours swapped between the legs, both legs at
 // once, a clock per leg per colour, adjudication of legs lost on time or by
-// an illegal answer. It prints one line per match and a summary.
+// an illegal answer. It prints one line per match and a summary: A's score
+// (draws half) with its 95% interval and the Elo difference it implies.
+// The openings come from -seed (default 1; 0 draws a seed and prints it).
+// Interrupted (SIGINT, SIGTERM), it summarises the matches finished.
 //
 //	othello-match -mode std -n 200 -a "othello-engine" -b "othello-engine -depth 4"
 package main
@@ -21,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/botarena/gamebot/internal/stats"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
 	"github.com/botarena/gamebot/othello/match"
@@ -30,7 +34,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	// Once the first signal has asked for the summary, a second one kills.
+	context.AfterFunc(ctx, stop)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, errFailures) {
 		os.Exit(3)
 	}
@@ -51,9 +57,10 @@ type tally struct {
 	maxMove                      [2]time.Duration
 	used                         [2]time.Duration
 	moves                        [2]int
+	scores                       []float64 // A's score per match: 1 win, 0.5 draw, 0 loss
 }
 
-func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("othello-match", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	stderr = jsonline.SyncWriter(stderr) // shared by every engine process
@@ -65,8 +72,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	maxThink := fs.Duration("max-think", 10*time.Second, "budget_ms cap (the connector's --max-think-seconds)")
 	clockB := fs.Duration("b-clock", 0, "engine B's own clock per leg (0: -clock), e.g. for a fixed-depth reference engine")
 	maxThinkB := fs.Duration("b-max-think", 0, "engine B's own budget_ms cap (0: -max-think)")
-	seed := fs.Uint64("seed", 1, "random seed for the openings")
-	par := fs.Int("j", 1, "matches played at once")
+	seed := fs.Uint64("seed", 1, "random seed for the openings (0: a random seed, printed)")
+	par := fs.Int("concurrency", 1, "matches played at once")
 	quiet := fs.Bool("q", false, "print only the summary")
 	bNBoard := fs.Bool("b-nboard", false, "engine B speaks NBoard (std only), e.g. NTest: -b 'ntest x' -b-nboard")
 	nbDepth := fs.Int("nboard-depth", 0, "NBoard engine B: set depth N (0: engine default)")
@@ -78,7 +85,14 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		return errors.New("both -a and -b engine commands are required")
 	}
 	if *n < 1 || *par < 1 {
-		return errors.New("-n and -j must be at least 1")
+		return errors.New("-n and -concurrency must be at least 1")
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *seed == 0 {
+		*seed = rand.Uint64N(1_000_000_000) + 1
+		fmt.Fprintf(stderr, "othello-match: seed %d\n", *seed)
 	}
 	if *clockB < 0 || *maxThinkB < 0 {
 		return errors.New("-b-clock and -b-max-think must not be negative")
@@ -111,7 +125,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		printSummary(stdout, mode, t)
 		failedA = failedA || len(t.failures[0]) > 0
 		if ctx.Err() != nil {
-			return ctx.Err()
+			fmt.Fprintf(stdout, "interrupted: the %s summary covers the %d matches finished\n", mode, t.matches)
+			return fmt.Errorf("interrupted: %w", ctx.Err())
 		}
 	}
 	if failedA {
@@ -145,6 +160,11 @@ func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, e
 					},
 				}
 				res := match.Play(ctx, cfg, start, opening)
+				if ctx.Err() != nil {
+					// Cut short (its legs were adjudicated as engine
+					// failures): not a result.
+					continue
+				}
 				mu.Lock()
 				t.add(res)
 				if !quiet {
@@ -170,10 +190,13 @@ func (t *tally) add(r match.Result) {
 	switch r.Winner {
 	case 0:
 		t.wins++
+		t.scores = append(t.scores, 1)
 	case 1:
 		t.losses++
+		t.scores = append(t.scores, 0)
 	default:
 		t.draws++
+		t.scores = append(t.scores, 0.5)
 	}
 	t.discs[0] += r.Totals[0]
 	t.discs[1] += r.Totals[1]
@@ -233,6 +256,12 @@ func printSummary(w io.Writer, mode othello.Mode, t *tally) {
 		return t.used[p] / time.Duration(t.moves[p])
 	}
 	fmt.Fprintf(w, "== %s: %d matches: A won %d, lost %d, drew %d; discs A %d, B %d\n", mode, t.matches, t.wins, t.losses, t.draws, t.discs[0], t.discs[1])
+	if t.matches > 0 {
+		// Per-match scores, not a binomial count: a draw is half a win.
+		s := stats.MeanCI(t.scores)
+		fmt.Fprintf(w, "   A scored %.1f%% [%.1f%% – %.1f%%] (95%%), Elo %+.0f [%+.0f, %+.0f]\n", 100*s.Mean, 100*max(0, s.Lo), 100*min(1, s.Hi),
+			stats.EloDiff(s.Mean), stats.EloDiff(s.Lo), stats.EloDiff(s.Hi))
+	}
 	for p, name := range []string{"A", "B"} {
 		fmt.Fprintf(w, "   %s: failures %v; mean answer %v, longest %v\n", name, t.failures[p], mean(p).Round(time.Millisecond), t.maxMove[p].Round(time.Millisecond))
 	}

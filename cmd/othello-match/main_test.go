@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func selfEngine(t *testing.T) string {
 func TestMatchesAllModes(t *testing.T) {
 	eng := selfEngine(t)
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "20s", "-seed", "3"}, nil, &out, &errb)
+	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "20s", "-seed", "3"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
@@ -48,6 +49,9 @@ func TestMatchesAllModes(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "lost by") {
 		t.Errorf("a leg was adjudicated:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "A scored") {
+		t.Errorf("no score line:\n%s", out.String())
 	}
 }
 
@@ -64,7 +68,7 @@ func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			err := run(context.Background(), []string{"-n", "1", "-a", eng, "-b", tc.b, "-clock", "2s", "-max-think", "1s"}, nil, &out, &errb)
+			err := run(context.Background(), []string{"-n", "1", "-a", eng, "-b", tc.b, "-clock", "2s", "-max-think", "1s"}, &out, &errb)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
@@ -75,22 +79,49 @@ func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
 			if !strings.Contains(out.String(), "A 128 – B 0") {
 				t.Fatalf("no 64-0 adjudication in both legs:\n%s", out.String())
 			}
+			// One match won: 100%, no spread measurable from one match.
+			if !strings.Contains(out.String(), "A scored 100.0% [100.0% – 100.0%] (95%), Elo +1200 [+1200, +1200]") {
+				t.Errorf("score line:\n%s", out.String())
+			}
 		})
 	}
 }
 
 func TestFailuresOfAExitCode(t *testing.T) {
 	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "2s"}, nil, &out, &errb)
+	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "2s"}, &out, &errb)
 	if !errors.Is(err, errFailures) {
 		t.Fatalf("err %v, want errFailures\n%s", err, out.String())
 	}
 }
 
 func TestFlags(t *testing.T) {
-	for _, args := range [][]string{{}, {"-a", "x"}, {"-a", "x", "-b", "y", "-mode", "chess"}, {"-a", "x", "-b", "y", "-n", "0"}, {"-a", "x", "-b", "y", "-b-clock", "-1s"}} {
-		if err := run(context.Background(), args, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+	for _, args := range [][]string{
+		{}, {"-a", "x"}, {"-a", "x", "-b", "y", "-mode", "chess"}, {"-a", "x", "-b", "y", "-n", "0"}, {"-a", "x", "-b", "y", "-b-clock", "-1s"},
+		{"-a", "x", "-b", "y", "-concurrency", "0"}, {"-a", "x", "-b", "y", "-j", "2"}, {"-a", "x", "-b", "y", "extra"},
+	} {
+		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
+	}
+}
+
+// An interrupted run summarises the matches it finished (none here) and
+// returns the cancellation; -seed 0 prints the seed it drew.
+func TestInterruptedRunSummarises(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"-n", "3", "-a", "exit 1", "-b", "exit 1", "-seed", "0"}, &out, &errb)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v, want the cancellation", err)
+	}
+	for _, want := range []string{"== std: 0 matches", "interrupted: the std summary covers the 0 matches finished"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !regexp.MustCompile(`^othello-match: seed [1-9]\d*\n$`).MatchString(errb.String()) {
+		t.Errorf("stderr %q, want the drawn seed", errb.String())
 	}
 }

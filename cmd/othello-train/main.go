@@ -1,7 +1,7 @@
 // Command othello-train fits the std-mode pattern evaluation of the othello
 // package (othello/pattern8.bin.gz) from self-play games.
 //
-//	othello-train gen -games 40000 -o /tmp/std.samples   # self-play data
+//	othello-train gen -n 40000 -o /tmp/std.samples       # self-play data
 //	othello-train fit -i /tmp/std.samples -o othello/pattern8.bin.gz
 //	othello-train check -i /tmp/other.samples            # error by empties
 //
@@ -10,9 +10,12 @@
 // -solve-at empties, and writes every searched position labelled with the
 // final disc difference for its mover. fit runs a least-squares fit of the
 // pattern weights by stochastic gradient descent; it is deterministic for
-// a seed. gen is deterministic for a seed with -workers 1; with more, the
-// games are the same openings but each worker's transposition table carries
-// over between its games and the file order follows timing. check prints
+// a seed (-seed, default 1; 0 draws one and prints it). gen is
+// deterministic for a seed with -concurrency 1; with more, the games are
+// the same openings but each worker's transposition table carries over
+// between its games and the file order follows timing. Interrupted
+// (SIGINT, SIGTERM), gen keeps the games written and says how many; fit
+// stops without writing a model. check prints
 // a model's error against the final results of a samples file, by empties
 // (exact values below the self-play's -solve-at), to compare models on
 // games neither was fitted on.
@@ -28,6 +31,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
@@ -35,8 +39,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Once the first signal has asked run to stop, a second one kills.
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "othello-train:", err)
 		os.Exit(1)
@@ -51,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "gen":
 		return gen(ctx, args[1:], stderr)
 	case "fit":
-		return fit(args[1:], stdout, stderr)
+		return fit(ctx, args[1:], stdout, stderr)
 	case "check":
 		return check(args[1:], stdout, stderr)
 	}
@@ -61,10 +67,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	games := fs.Int("games", 10000, "games to play")
+	games := fs.Int("n", 10000, "games to play")
 	out := fs.String("o", "", "output file (appended to)")
-	seed := fs.Uint64("seed", 1, "seed")
-	workers := fs.Int("workers", 2, "games played at once")
+	seed := fs.Uint64("seed", 1, "seed of the openings (0: a random seed, printed)")
+	concurrency := fs.Int("concurrency", 2, "games played at once")
 	var opt train.GenOptions
 	fs.IntVar(&opt.Depth, "depth", 4, "midgame search depth")
 	fs.IntVar(&opt.SolveAt, "solve-at", 14, "empties from which play is exact")
@@ -73,9 +79,10 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *out == "" || *games < 1 || *workers < 1 {
-		return errors.New("gen: -o, -games ≥ 1 and -workers ≥ 1 are required")
+	if *out == "" || *games < 1 || *concurrency < 1 {
+		return errors.New("gen: -o, -n ≥ 1 and -concurrency ≥ 1 are required")
 	}
+	drawSeed(seed, stderr)
 	f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -87,12 +94,15 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	start := time.Now()
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range *workers {
+	for range *concurrency {
 		wg.Go(func() {
 			s := train.NewEngine(opt)
 			for g := range next {
 				rng := rand.New(rand.NewPCG(*seed, uint64(g)))
 				batch := train.SelfPlayGame(ctx, rng, opt, s)
+				if ctx.Err() != nil {
+					continue // cut short: SelfPlayGame kept nothing of it
+				}
 				mu.Lock()
 				if werr == nil && len(batch) > 0 {
 					werr = train.WriteSamples(f, batch)
@@ -115,15 +125,27 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	close(next)
 	wg.Wait()
 	fmt.Fprintf(stderr, "done: %d games, %d positions in %s\n", done, samples, time.Since(start).Round(time.Second))
+	if werr == nil && ctx.Err() != nil {
+		return fmt.Errorf("interrupted after %d of %d games: %w", done, *games, ctx.Err())
+	}
 	return werr
 }
 
-func fit(args []string, stdout, stderr io.Writer) error {
+// drawSeed applies the seed rule of every command: 0 draws a seed, which
+// is printed so that the run can be repeated.
+func drawSeed(seed *uint64, stderr io.Writer) {
+	if *seed == 0 {
+		*seed = rand.Uint64N(1_000_000_000) + 1
+		fmt.Fprintf(stderr, "othello-train: seed %d\n", *seed)
+	}
+}
+
+func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	in := fs.String("i", "", "samples file (from gen)")
 	out := fs.String("o", "", "model file to write")
-	seed := fs.Uint64("seed", 1, "seed")
+	seed := fs.Uint64("seed", 1, "seed of the sample order (0: a random seed, printed)")
 	var opt train.FitOptions
 	fs.IntVar(&opt.Epochs, "epochs", 8, "passes over the data")
 	fs.Float64Var(&opt.Rate, "rate", 0.003, "learning rate")
@@ -137,6 +159,7 @@ func fit(args []string, stdout, stderr io.Writer) error {
 	if *in == "" || *out == "" {
 		return errors.New("fit: -i and -o are required")
 	}
+	drawSeed(seed, stderr)
 	samples, err := readSamplesFile(*in)
 	if err != nil {
 		return err
@@ -145,7 +168,10 @@ func fit(args []string, stdout, stderr io.Writer) error {
 	opt.Log = func(ep int, fitted, holdout float64) {
 		fmt.Fprintf(stdout, "epoch %d: rmse %.3f discs (held-out games %.3f)\n", ep+1, fitted, holdout)
 	}
-	w := train.FitPatterns(samples, opt, rand.New(rand.NewPCG(*seed, 0)))
+	w, err := train.FitPatterns(ctx, samples, opt, rand.New(rand.NewPCG(*seed, 0)))
+	if err != nil {
+		return fmt.Errorf("fit interrupted, no model written: %w", err)
+	}
 	o, err := os.Create(*out)
 	if err != nil {
 		return err

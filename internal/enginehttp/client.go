@@ -142,8 +142,10 @@ func snippet(b []byte) string {
 	return s
 }
 
-// createSession is POST api/sessions; seed is sent only in seeded runs.
-func (b *Client) createSession(ctx context.Context, seat giretra.Position, seed *int64) (string, error) {
+// CreateSession is POST api/sessions for a game session at seat and
+// returns its id. seed is sent only when not nil (the engine's seeded
+// runs); the seed dialect sends neither it nor the position.
+func (b *Client) CreateSession(ctx context.Context, seat giretra.Position, seed *int64) (string, error) {
 	body := wire.CreateSession{MatchID: b.matchID}
 	if b.dialect == wire.Engine {
 		body.Position = seat.String()
@@ -172,7 +174,7 @@ func (s *Seat) ensureSession(ctx context.Context) error {
 	if s.session != "" {
 		return nil
 	}
-	id, err := s.bot.createSession(ctx, s.seat, s.seed)
+	id, err := s.bot.CreateSession(ctx, s.seat, s.seed)
 	if err != nil {
 		return fmt.Errorf("creating the session: %w", err)
 	}

@@ -154,8 +154,9 @@ type FitOptions struct {
 }
 
 // FitPatterns fits the pattern weights (disc units) to the samples and
-// returns them in score units, ready for othello.EncodePatternModel.
-func FitPatterns(samples []Sample, opt FitOptions, rng *rand.Rand) []int16 {
+// returns them in score units, ready for othello.EncodePatternModel. It
+// stops with ctx's error when ctx is done.
+func FitPatterns(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) ([]int16, error) {
 	stageLen := othello.PatternStageLen()
 	bias, mob := othello.PatternScalars()
 	w := make([]float32, othello.PatternStages*stageLen)
@@ -176,7 +177,10 @@ func FitPatterns(samples []Sample, opt FitOptions, rng *rand.Rand) []int16 {
 		lr := float32(opt.Rate * (1 - 0.9*float64(ep)/float64(max(opt.Epochs-1, 1))))
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var se float64
-		for _, k := range order {
+		for n, k := range order {
+			if n%4096 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			x := &samples[k]
 			// Each position also trains the stages of positions two
 			// empties away, so neighbouring stages share data.
@@ -225,7 +229,7 @@ func FitPatterns(samples []Sample, opt FitOptions, rng *rand.Rand) []int16 {
 	for i, v := range w {
 		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*othello.DiscScale))))
 	}
-	return out
+	return out, nil
 }
 
 // patPredict is the float model's prediction for a sample (disc units).

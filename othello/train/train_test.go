@@ -50,7 +50,7 @@ func TestSelfPlayAndFit(t *testing.T) {
 	}
 	zero = math.Sqrt(zero / float64(len(all)))
 	var last float64
-	w := FitPatterns(all, FitOptions{Epochs: 5, Rate: 0.003, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
+	w, _ := FitPatterns(context.Background(), all, FitOptions{Epochs: 5, Rate: 0.003, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
 	if !(last < zero) || len(w) != othello.PatternStages*othello.PatternStageLen() {
 		t.Fatalf("fit rmse %.2f, zero model %.2f", last, zero)
 	}
@@ -69,7 +69,7 @@ func abs8(v int8) int8 {
 func TestFitMirror(t *testing.T) {
 	all := quickSamples(20, 5)
 	asym := func(mirror bool) float64 {
-		w := FitPatterns(all, FitOptions{Epochs: 4, Rate: 0.003, Mirror: mirror}, rand.New(rand.NewPCG(1, 1)))
+		w, _ := FitPatterns(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, Mirror: mirror}, rand.New(rand.NewPCG(1, 1)))
 		var buf bytes.Buffer
 		if err := othello.EncodePatternModel(&buf, w); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func runStrength(ctx context.Context, args ...string) (string, string, error) {
+	var out, errb bytes.Buffer
+	err := run(ctx, args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestRunReports(t *testing.T) {
+	args := []string{"-me", "calculating", "-opp", "random", "-n", "4", "-concurrency", "2", "-seed", "3"}
+	out, stderr, err := runStrength(t.Context(), args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, want := range []string{"calculating vs random, target 151, sweep 25, seed 3, 4 matches (0 errors)", "Wilson 95%, Elo", "match points per deal", "latency card"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	// The same seed plays the same matches, whatever the concurrency.
+	again, _, err := runStrength(t.Context(), append(args[:len(args)-4], "-concurrency", "1", "-seed", "3")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := regexp.MustCompile(`\d+ wins = .*Elo.*`)
+	if a, b := result.FindString(out), result.FindString(again); a == "" || a != b {
+		t.Errorf("runs differ: %q / %q", a, b)
+	}
+}
+
+func TestSeedZeroIsDrawnAndPrinted(t *testing.T) {
+	out, stderr, err := runStrength(t.Context(), "-me", "random", "-opp", "random", "-n", "1", "-seed", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`giretra-strength: seed (\d+)\n`).FindStringSubmatch(stderr)
+	if m == nil || m[1] == "0" || !strings.Contains(out, "seed "+m[1]+",") {
+		t.Errorf("stderr %q, report %q: want the drawn seed in both", stderr, out)
+	}
+}
+
+func TestInterruptedRunStillReports(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	out, _, err := runStrength(ctx, "-me", "random", "-opp", "random", "-n", "5")
+	if !errors.Is(err, context.Canceled) || !strings.Contains(out, "interrupted: 0 of 5 matches finished") || !strings.Contains(out, "Wilson 95%") {
+		t.Errorf("err %v, report:\n%s", err, out)
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"-n", "0"}, {"-concurrency", "0"}, {"-opp", "nobody"}, {"-me", "nobody"}, {"-j", "2"}, {"extra"},
+	} {
+		if _, _, err := runStrength(t.Context(), args...); err == nil {
+			t.Errorf("%q accepted", args)
+		}
+	}
+}
