@@ -2,9 +2,9 @@
 # Build: docker build -t gamebot .
 # Run:   docker run -p 8080:8080 gamebot
 #
-# The toolchain is pinned to a Go release with the net/http fixes that
-# go1.26.8 lacks (govulncheck: GO-2026-6603/6611/6612/6613/6617). go.mod
-# says "go 1.26", so GOTOOLCHAIN lets any newer patched toolchain build it.
+# The toolchain is the release one named by go.mod's toolchain line (and
+# used by CI): go1.27.3, with the net/http fixes that go1.26.8 lacks
+# (govulncheck: GO-2026-6603/6611/6612/6613/6617).
 FROM golang:1.27.3 AS build
 WORKDIR /src
 COPY go.mod go.sum ./

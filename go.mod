@@ -2,6 +2,10 @@ module github.com/botarena/gamebot
 
 go 1.26.0
 
+// The release toolchain: CI, the Docker image and release binaries build
+// with it (go1.26.8's net/http lacks fixes it has; scripts/vulncheck).
+toolchain go1.27.3
+
 require (
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/go-playground/validator/v10 v10.30.6

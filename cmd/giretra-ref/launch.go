@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/botarena/gamebot/internal/procgroup"
 	"io"
 	"net"
 	"net/http"
@@ -122,8 +123,8 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 		ictx, cancel := context.WithTimeout(ctx, m.Init.Timeout)
 		cmd := exec.CommandContext(ictx, m.Init.Command, splitArgs(m.Init.Arguments)...)
 		cmd.Dir = dir
-		setProcessGroup(cmd)
-		cmd.Cancel = func() error { return killGroup(cmd) }
+		procgroup.Set(cmd)
+		cmd.Cancel = func() error { return procgroup.Kill(cmd) }
 		var out tail
 		cmd.Stdout, cmd.Stderr = &out, &out
 		fmt.Fprintf(logw, "giretra-ref: %s: init: %s %s\n", p.name, m.Init.Command, m.Init.Arguments)
@@ -159,7 +160,7 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 	p.cmd.Dir = dir
 	p.cmd.Env = env
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
-	setProcessGroup(p.cmd)
+	procgroup.Set(p.cmd)
 	if err := p.cmd.Start(); err != nil {
 		return nil, &infraError{fmt.Errorf("starting %s: %w", m.Launch.FileName, err)}
 	}
@@ -216,7 +217,7 @@ func (p *botProcess) stop() {
 		return
 	default:
 	}
-	_ = killGroup(p.cmd)
+	_ = procgroup.Kill(p.cmd)
 	select {
 	case <-p.done:
 	case <-time.After(3 * time.Second):

@@ -28,8 +28,11 @@ const (
 	perPoint       = 0.2
 	rolloutSamples = 24
 	rolloutZ       = 1.0 // standard errors a rollout must beat the heuristic by
-	// sweepValue is a Colour sweep's worth per multiplier unit (25 in the
-	// engine's benchmarks, an instant win in validate and the web app).
+	// sweepValue is what the search and the bidding count a Colour sweep
+	// for, per multiplier unit: above the 25 points the engine's
+	// benchmarks award, because under validate's and the web app's rules
+	// a sweep wins the match outright (the bot cannot tell which rule a
+	// table plays).
 	sweepValue = 30
 )
 

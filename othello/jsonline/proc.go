@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/botarena/gamebot/internal/procgroup"
 	"io"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/othello/wire"
@@ -40,7 +40,7 @@ func NewProc(command string, stderr io.Writer) *Proc {
 
 func (p *Proc) start() error {
 	cmd := exec.Command("/bin/sh", "-c", p.command)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Set(cmd)
 	if p.stderr != nil {
 		cmd.Stderr = p.stderr
 	}
@@ -77,7 +77,7 @@ func (p *Proc) kill() {
 	}
 	_ = p.stdin.Close()
 	if p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(p.cmd)
 	}
 	<-p.done
 	p.cmd = nil

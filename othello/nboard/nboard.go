@@ -9,11 +9,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/botarena/gamebot/internal/procgroup"
 	"io"
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
@@ -40,7 +40,7 @@ var ErrEngine = errors.New("nboard engine failed")
 func (e *Engine) start() error {
 	cmd := exec.Command("/bin/sh", "-c", e.Command)
 	cmd.Dir = e.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Set(cmd)
 	if e.Stderr != nil {
 		cmd.Stderr = e.Stderr
 	}
@@ -91,7 +91,7 @@ func (e *Engine) kill() {
 	select {
 	case <-e.done:
 	case <-time.After(200 * time.Millisecond):
-		_ = syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(e.cmd)
 		<-e.done
 	}
 	e.cmd = nil

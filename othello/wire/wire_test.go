@@ -131,9 +131,10 @@ func TestTrustsServerLegalMoves(t *testing.T) {
 	}
 }
 
-// FuzzDecodeRequest: any input either fails as Malformed or Impossible, or yields a position for which the engine answers a
-// listed move (or −1 for an empty list), fast.
-func FuzzDecode(f *testing.F) {
+// FuzzDecodeRequest: any input either fails as Malformed or Impossible,
+// or yields a position for which the engine answers a listed move (or −1
+// for an empty list), fast.
+func FuzzDecodeRequest(f *testing.F) {
 	f.Add([]byte(validReq()))
 	if files, _ := filepath.Glob("testdata/spec_*.json"); len(files) > 0 {
 		for _, fn := range files {
