@@ -3,45 +3,16 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/botarena/gamebot/internal/middeal"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
-	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/prometheus/client_golang/prometheus"
 )
-
-// notifyBodies are card-played notifications in the middle of deals, as
-// cmd/loadtest's notify scenario sends them.
-func notifyBodies(n int) [][]byte {
-	var out [][]byte
-	for i := range n {
-		rng := rand.New(rand.NewPCG(uint64(i), 17))
-		deck := giretra.Shuffle(rng)
-		dealer := giretra.Position(i % 4)
-		hands, next := giretra.DealFirst(&deck, dealer)
-		giretra.DealRest(&deck, dealer, &hands, next)
-		mode := giretra.Mode(i % 6)
-		hs := giretra.HandState{Mode: mode, Current: giretra.NewTrick(dealer.Next())}
-		var last giretra.Card
-		var who giretra.Position
-		for range 9 + i%4 {
-			who = hs.Current.Next()
-			valid := giretra.LegalPlays(hands[who], &hs.Current, mode).Cards()
-			last = valid[rng.IntN(len(valid))]
-			hands[who] = hands[who].Without(last)
-			hs.Play(last)
-		}
-		ms := giretra.NewMatchState(151, dealer)
-		b, _ := json.Marshal(wire.EncodeEvent(wire.Engine, &giretra.Event{Kind: giretra.CardPlayed, Player: who, Card: last, Hand: &hs, Match: &ms}, giretra.Normal))
-		out = append(out, b)
-	}
-	return out
-}
 
 // BenchmarkNotify is the request edge's common path: a card-played
 // notification through routing, the session store, decoding, the player
@@ -53,7 +24,10 @@ func BenchmarkNotify(b *testing.B) {
 	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/sessions", bytes.NewReader([]byte(`{"position":"Bottom","matchId":"m"}`))))
 	var created struct{ SessionID string }
 	_ = json.Unmarshal(rec.Body.Bytes(), &created)
-	bodies := notifyBodies(16)
+	var bodies [][]byte
+	for _, st := range middeal.States(16) {
+		bodies = append(bodies, st.CardPlayed())
+	}
 	body := bytes.NewReader(nil)
 	req := httptest.NewRequest(http.MethodPost, "/api/sessions/"+created.SessionID+"/notify/card-played", body)
 	w := &discardWriter{h: http.Header{}}

@@ -82,30 +82,28 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 
 // decision is the decision-latency histogram of a game and kind.
 func (m *Metrics) decision(game, kind string) prometheus.Observer {
-	k := decisionKey{game, kind}
-	m.mu.RLock()
-	o, ok := m.decisions[k]
-	m.mu.RUnlock()
-	if !ok {
-		o = m.decisionDuration.WithLabelValues(game, kind)
-		m.mu.Lock()
-		m.decisions[k] = o
-		m.mu.Unlock()
-	}
-	return o
+	return child(&m.mu, m.decisions, decisionKey{game, kind}, func() prometheus.Observer {
+		return m.decisionDuration.WithLabelValues(game, kind)
+	})
 }
 
 // fallback is the fallback counter of a game and kind.
 func (m *Metrics) fallback(game, kind string) prometheus.Counter {
-	k := decisionKey{game, kind}
-	m.mu.RLock()
-	c, ok := m.fallbacks[k]
-	m.mu.RUnlock()
+	return child(&m.mu, m.fallbacks, decisionKey{game, kind}, func() prometheus.Counter {
+		return m.decisionFallbacks.WithLabelValues(game, kind)
+	})
+}
+
+// child is a metric vector's child from a cache, resolved on first use.
+func child[T any](mu *sync.RWMutex, cache map[decisionKey]T, k decisionKey, resolve func() T) T {
+	mu.RLock()
+	c, ok := cache[k]
+	mu.RUnlock()
 	if !ok {
-		c = m.decisionFallbacks.WithLabelValues(game, kind)
-		m.mu.Lock()
-		m.fallbacks[k] = c
-		m.mu.Unlock()
+		c = resolve()
+		mu.Lock()
+		cache[k] = c
+		mu.Unlock()
 	}
 	return c
 }

@@ -14,15 +14,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
@@ -31,21 +30,9 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Once the first signal has asked the agent to stop, a second one kills.
-	context.AfterFunc(ctx, stop)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	switch {
-	case err == nil:
-	case errors.Is(err, errToken), errors.Is(err, flipsight.ErrCredential):
-		os.Exit(2)
-	case errors.Is(err, flipsight.ErrMaxRuntime):
-		os.Exit(3)
-	default:
-		fmt.Fprintln(os.Stderr, "flipsight:", err)
-		os.Exit(1)
-	}
+	cli.Main("flipsight", run,
+		cli.Status{Err: errToken, Code: 2}, cli.Status{Err: flipsight.ErrCredential, Code: 2},
+		cli.Status{Err: flipsight.ErrMaxRuntime, Code: 3})
 }
 
 var errToken = errors.New("FS_BOT_TOKEN is missing or invalid")

@@ -9,14 +9,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
@@ -27,17 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Once the first signal has started the graceful shutdown, a second one
-	// kills at once.
-	context.AfterFunc(ctx, stop)
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "gamebot:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("gamebot", run) }
 
 // run serves until ctx is done (or the launcher dies), then shuts down
 // gracefully; configuration comes from the process environment.

@@ -13,34 +13,10 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"syscall"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// Once the first signal has asked run to wind down, a second one kills.
-	context.AfterFunc(ctx, stop)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
-}
-
-// exitCode maps run's error to the engine's exit statuses: 0 pass, 1 fail
-// (violations, crashes, an aborted benchmark), 2 infrastructure, usage or
-// an interrupted run.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, errFailed) {
-		return 1
-	}
-	fmt.Fprintln(stderr, "giretra-ref:", err)
-	return 2
-}
+// main exits as the engine's tool does: 0 pass, 1 fail (violations,
+// crashes, an aborted benchmark), 2 infrastructure, usage or an
+// interrupted run.
+func main() { cli.Main("giretra-ref", run, cli.Status{Err: errFailed, Code: 1}, cli.Status{Code: 2}) }

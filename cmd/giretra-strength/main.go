@@ -13,16 +13,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -31,16 +30,7 @@ import (
 	"github.com/botarena/gamebot/internal/stats"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Once the first signal has asked for the report, a second one kills.
-	context.AfterFunc(ctx, stop)
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "giretra-strength:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("giretra-strength", run) }
 
 // timed records the wall-clock time of each decision and, since the
 // match's goroutine is locked to its OS thread, the CPU time the thread

@@ -18,36 +18,26 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/botarena/gamebot/internal/cli"
+	"github.com/botarena/gamebot/internal/middeal"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
-	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/enginehttp"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Once the first signal has asked for the report, a second one kills.
-	context.AfterFunc(ctx, stop)
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "loadtest:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("loadtest", run) }
 
 type options struct {
 	url         string
@@ -180,26 +170,21 @@ type request struct {
 func prepare(ctx context.Context, engine *enginehttp.Client, c *http.Client, base, scenario string) ([]request, string, error) {
 	switch scenario {
 	case "notify", "decide":
-		states := midDealStates(64)
 		var reqs []request
-		for _, st := range states {
-			id, err := engine.CreateSession(ctx, st.seat, nil)
+		for _, st := range middeal.States(64) {
+			id, err := engine.CreateSession(ctx, st.Seat, nil)
 			if err != nil {
 				return nil, "", err
 			}
 			if scenario == "notify" {
-				b, _ := json.Marshal(wire.EncodeEvent(wire.Engine, &giretra.Event{Kind: giretra.CardPlayed, Player: st.seat, Card: st.last, Hand: &st.hand, Match: &st.match}, giretra.Normal))
-				reqs = append(reqs, request{"/api/sessions/" + id + "/notify/card-played", b})
-			} else {
-				view := giretra.PlayView{Seat: st.seat, Hand: st.cards, State: &st.hand, Match: &st.match, Valid: giretra.LegalPlays(st.cards, &st.hand.Current, st.hand.Mode)}
-				b, _ := json.Marshal(wire.EncodeCard(wire.Engine, &view, giretra.Normal))
-				// The bot needs the contract: send the negotiation first.
-				nb, _ := json.Marshal(wire.EncodeEvent(wire.Engine, &giretra.Event{Kind: giretra.NegotiationCompleted, Negotiation: &st.neg, Match: &st.match}, giretra.Normal))
-				if err := post(ctx, c, base+"/api/sessions/"+id+"/notify/negotiation-completed", nb); err != nil {
-					return nil, "", err
-				}
-				reqs = append(reqs, request{"/api/sessions/" + id + "/choose-card", b})
+				reqs = append(reqs, request{"/api/sessions/" + id + "/notify/card-played", st.CardPlayed()})
+				continue
 			}
+			// The bot needs the contract: send the negotiation first.
+			if err := post(ctx, c, base+"/api/sessions/"+id+"/notify/negotiation-completed", st.NegotiationCompleted()); err != nil {
+				return nil, "", err
+			}
+			reqs = append(reqs, request{"/api/sessions/" + id + "/choose-card", st.CardRequest()})
 		}
 		if scenario == "notify" {
 			return reqs, "POST /api/sessions/{id}/notify/card-played", nil
@@ -318,49 +303,6 @@ func readRSS(c *http.Client, base string) float64 {
 		}
 	}
 	return 0
-}
-
-// dealState is a position in the middle of a deal, for one seat.
-type dealState struct {
-	seat  giretra.Position
-	cards giretra.Set
-	hand  giretra.HandState
-	match giretra.MatchState
-	neg   giretra.Negotiation
-	last  giretra.Card
-}
-
-// midDealStates plays n random deals to their 3rd trick and records the
-// position of the seat to play.
-func midDealStates(n int) []dealState {
-	out := make([]dealState, 0, n)
-	for i := range n {
-		rng := rand.New(rand.NewPCG(uint64(i), 17))
-		deck := giretra.Shuffle(rng)
-		dealer := giretra.Position(i % 4)
-		hands, next := giretra.DealFirst(&deck, dealer)
-		giretra.DealRest(&deck, dealer, &hands, next)
-		mode := giretra.Mode(i % 6)
-		neg := giretra.Negotiation{Dealer: dealer, Actions: []giretra.Action{
-			{Type: giretra.Announce, Player: dealer.Next(), Mode: mode},
-			{Type: giretra.Accept, Player: dealer.Next().Next()},
-			{Type: giretra.Accept, Player: dealer.Previous()},
-			{Type: giretra.Accept, Player: dealer},
-		}}
-		hs := giretra.HandState{Mode: mode, Current: giretra.NewTrick(dealer.Next())}
-		var last giretra.Card
-		for range 9 + i%4 {
-			p := hs.Current.Next()
-			valid := giretra.LegalPlays(hands[p], &hs.Current, mode).Cards()
-			last = valid[rng.IntN(len(valid))]
-			hands[p] = hands[p].Without(last)
-			hs.Play(last)
-		}
-		seat := hs.Current.Next()
-		ms := giretra.NewMatchState(151, dealer)
-		out = append(out, dealState{seat: seat, cards: hands[seat], hand: hs, match: ms, neg: neg, last: last})
-	}
-	return out
 }
 
 // bigBattleshipTurn is a botsarena play-turn on a 100x100 board with the

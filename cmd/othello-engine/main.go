@@ -10,27 +10,17 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Once the first signal has asked the engine to stop, a second one kills.
-	context.AfterFunc(ctx, stop)
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "othello-engine:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("othello-engine", run) }
 
 // stdin is where the requests come from (tests swap it).
 var stdin io.Reader = os.Stdin

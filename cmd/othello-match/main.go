@@ -15,13 +15,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"math/rand/v2"
-	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/internal/stats"
@@ -31,20 +29,7 @@ import (
 	"github.com/botarena/gamebot/othello/nboard"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Once the first signal has asked for the summary, a second one kills.
-	context.AfterFunc(ctx, stop)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	if errors.Is(err, errFailures) {
-		os.Exit(3)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "othello-match:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("othello-match", run, cli.Status{Err: errFailures, Code: 3}) }
 
 // errFailures is returned when engine A lost a leg on time, by an illegal
 // move or by an engine failure (exit code 3).

@@ -26,28 +26,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/train"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// Once the first signal has asked run to stop, a second one kills.
-	context.AfterFunc(ctx, stop)
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "othello-train:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("othello-train", run) }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {

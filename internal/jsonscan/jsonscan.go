@@ -388,12 +388,8 @@ func (v Value) Members(f func(key []byte, val Value) error) error {
 
 // Len is the number of elements of an array (0 for anything else).
 func (v Value) Len() int {
-	if v.Kind() != Array {
-		return 0
-	}
 	n := 0
-	toks := v.d.toks
-	for k := v.i + 1; k < toks[v.i].next; k = toks[k].next {
+	for e := v.First(); e.Kind() != Absent; e = e.Next() {
 		n++
 	}
 	return n
@@ -430,16 +426,12 @@ func (v Value) Next() Value {
 
 // Elems calls f for each element of an array, stopping at the first error.
 func (v Value) Elems(f func(i int, e Value) error) error {
-	if v.Kind() != Array {
-		return nil
-	}
-	toks := v.d.toks
-	n := 0
-	for k := v.i + 1; k < toks[v.i].next; k = toks[k].next {
-		if err := f(n, Value{v.d, k, toks[v.i].next}); err != nil {
+	i := 0
+	for e := v.First(); e.Kind() != Absent; e = e.Next() {
+		if err := f(i, e); err != nil {
 			return err
 		}
-		n++
+		i++
 	}
 	return nil
 }

@@ -1,0 +1,54 @@
+// Package cli is the one main of every command: run(ctx, args, stdout,
+// stderr) with a context cancelled on SIGINT or SIGTERM (long runs then
+// report what they have; a second signal kills at once), and the error
+// turned into an exit status.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Run is a command's body.
+type Run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// Status maps an error to an exit status without a message: the command
+// has already said why (a FAIL report, a rejected token). A Status with a
+// nil Err sets the status of every other error (1 by default), which is
+// printed as "name: err" on stderr.
+type Status struct {
+	Err  error
+	Code int
+}
+
+// Main runs run with the process's arguments and exits: 0 when it returns
+// nil, else the status statuses give it.
+func Main(name string, run Run, statuses ...Status) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(Code(name, err, os.Stderr, statuses...))
+}
+
+// Code is Main's exit status for err (tests call it).
+func Code(name string, err error, stderr io.Writer, statuses ...Status) int {
+	if err == nil {
+		return 0
+	}
+	other := 1
+	for _, s := range statuses {
+		if s.Err == nil {
+			other = s.Code
+		} else if errors.Is(err, s.Err) {
+			return s.Code
+		}
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	return other
+}
