@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/botarena/gamebot/battleship/wire"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
@@ -91,36 +91,20 @@ type stupidPlayer struct{}
 func (stupidPlayer) name() string { return "stupid" }
 
 func (stupidPlayer) call(ctx context.Context, body []byte) ([]byte, error) {
-	var msg struct {
-		Action string `json:"action"`
-		Board  struct {
-			Width  string `json:"width"`
-			Height string `json:"height"`
-			Ship1  string `json:"ship1"`
-			Ship2  string `json:"ship2"`
-			Ship3  string `json:"ship3"`
-			Ship4  string `json:"ship4"`
-			Ship5  string `json:"ship5"`
-			Ship6  string `json:"ship6"`
-		} `json:"board"`
-	}
-	if err := json.Unmarshal(body, &msg); err != nil {
+	msg, err := wire.Decode(body)
+	if err != nil {
 		return nil, err
 	}
-	w, _ := strconv.Atoi(msg.Board.Width)
-	h, _ := strconv.Atoi(msg.Board.Height)
-	if w < 1 || h < 1 {
-		return nil, errors.New("stupid: bad board")
+	if msg.BoardErr != nil {
+		return nil, fmt.Errorf("stupid: %w", msg.BoardErr)
 	}
+	w, h := msg.Rules.W, msg.Rules.H
 	switch msg.Action {
 	case "init":
-		counts := []string{msg.Board.Ship1, msg.Board.Ship2, msg.Board.Ship3, msg.Board.Ship4, msg.Board.Ship5, msg.Board.Ship6}
 		occ := make([]bool, w*h)
 		var boats []string
-		for i := len(counts) - 1; i >= 0; i-- {
-			n, _ := strconv.Atoi(counts[i])
-			l := i + 1
-			for range n {
+		for l := battleship.MaxLen; l >= 1; l-- {
+			for range msg.Rules.Fleet[l] {
 				placed := false
 				for range 100_000 {
 					vert := rand.IntN(2) == 1
@@ -138,9 +122,9 @@ func (stupidPlayer) call(ctx context.Context, body []byte) ([]byte, error) {
 				}
 			}
 		}
-		return json.Marshal(map[string]any{"name": "stupidIA", "boats": boats})
+		return json.Marshal(wire.InitAnswer{Name: "stupidIA", Boats: boats})
 	case "play-turn":
-		return json.Marshal(map[string]string{"play": fmt.Sprintf("%d,%d", rand.IntN(w), rand.IntN(h))})
+		return json.Marshal(wire.TurnAnswer{Play: battleship.FormatTarget(rand.IntN(w), rand.IntN(h))})
 	}
 	return []byte(`{}`), nil
 }
