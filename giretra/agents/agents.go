@@ -19,8 +19,9 @@ import (
 	"github.com/botarena/gamebot/giretra"
 )
 
-// Names lists the agents New knows, weakest first.
-func Names() []string { return []string{"random", "calculating", "eva"} }
+// Names lists the agents New knows, weakest first (noisy-eva is eva
+// playing a random offered option 10% of the time).
+func Names() []string { return []string{"random", "calculating", "eva", "noisy-eva"} }
 
 // New returns a fresh agent by name (case-insensitive). rng drives its
 // random choices; eva makes none and ignores it.
@@ -32,6 +33,8 @@ func New(name string, rng *rand.Rand) (giretra.Player, error) {
 		return NewCalculating(rng), nil
 	case "eva", "deterministic":
 		return NewEva(), nil
+	case "noisy-eva":
+		return NewNoisy(NewEva(), NoisyEps, rng), nil
 	}
 	return nil, fmt.Errorf("unknown agent %q (want one of %s)", name, strings.Join(Names(), ", "))
 }
