@@ -117,8 +117,10 @@ func (a *Arena) Shoot(target string) string {
 
 // RandomFleet draws a fleet uniformly among all valid placements (rejection
 // sampling: ships are drawn independently and the whole fleet is redrawn
-// on any overlap). Only for sparse fleets such as the standard one; it gives
-// up after maxTries and then returns Place's answer.
+// on any overlap). Dense fleets, where rejection does not succeed, start
+// from Place's answer and are shuffled by a Markov chain whose stationary
+// law is uniform over valid fleets (see shuffleFleet). It returns nil for
+// a fleet that cannot be placed.
 func RandomFleet(r Rules, rng *rand.Rand) []Ship {
 	lens := r.Fleet.Lengths()
 	occ := make([]bool, r.Cells())
@@ -153,8 +155,61 @@ func RandomFleet(r Rules, rng *rand.Rand) []Ship {
 			return ships
 		}
 	}
-	s, _ := Place(r, rng, PlaceOptions{})
+	s, err := Place(r, rng, PlaceOptions{})
+	if err != nil {
+		return nil
+	}
+	shuffleFleet(r, s, rng, 200*len(s)+2000)
 	return s
+}
+
+// shuffleFleet runs steps moves of a Metropolis chain on valid fleets: pick
+// a ship uniformly, propose a uniformly random in-bounds position of its
+// length, and move it there if it overlaps no other ship. The proposal is
+// symmetric, so the chain's stationary law is uniform over valid fleets
+// (labelled by ship); from any start it mixes towards it. ships is changed
+// in place.
+func shuffleFleet(r Rules, ships []Ship, rng *rand.Rand, steps int) {
+	if len(ships) == 0 {
+		return
+	}
+	occ := make([]bool, r.Cells())
+	mark := func(s Ship, v bool) {
+		for i := range s.L {
+			if s.Vertical {
+				occ[(s.Y+i)*r.W+s.X] = v
+			} else {
+				occ[s.Y*r.W+s.X+i] = v
+			}
+		}
+	}
+	for _, s := range ships {
+		mark(s, true)
+	}
+	for range steps {
+		k := rng.IntN(len(ships))
+		old := ships[k]
+		s, ok := randomShip(r, old.L, rng)
+		if !ok {
+			continue
+		}
+		mark(old, false)
+		free := true
+		for i := range s.L {
+			c := s.Y*r.W + s.X + i
+			if s.Vertical {
+				c = (s.Y+i)*r.W + s.X
+			}
+			if occ[c] {
+				free = false
+				break
+			}
+		}
+		if free {
+			ships[k] = s
+		}
+		mark(ships[k], true)
+	}
 }
 
 // randomShip draws one of the in-bounds placements of length l uniformly.

@@ -104,7 +104,7 @@ func BenchmarkPlayTurn100x100Full(b *testing.B) {
 	bot := NewBot(Options{})
 	b.ReportAllocs()
 	for b.Loop() {
-		bot.PlayTurn("x", big100, h, h)
+		bot.PlayTurn("x", big100, h, h, 1)
 	}
 }
 
@@ -113,7 +113,7 @@ func BenchmarkPlayTurn10x10Midgame(b *testing.B) {
 	bot := NewBot(Options{})
 	b.ReportAllocs()
 	for b.Loop() {
-		bot.PlayTurn("x", std10, h, h)
+		bot.PlayTurn("x", std10, h, h, 1)
 	}
 }
 

@@ -19,6 +19,14 @@ type TargetOptions struct {
 	// ships by that many rejection samples of whole free fleets per
 	// explanation (exact in the limit: overlaps between free ships count).
 	Samples int
+	// Prior, if it has one entry per cell, multiplies the odds that a ship
+	// covers each cell (1 = no opinion): what past games say about where
+	// this opponent puts its ships.
+	Prior []float64
+	// Spread, while hunting, shoots uniformly among the cells whose
+	// probability is within this fraction of the best (0 = exact ties
+	// only), so that the opening is not the same every game.
+	Spread float64
 }
 
 const (
@@ -39,22 +47,61 @@ var targeterPool = sync.Pool{New: func() any { return new(targeter) }}
 // sunk result does not say which ship), and each such explanation is
 // weighted by the number of ways to place the remaining ships on the unshot
 // cells (counted per ship, overlaps between free ships ignored; the Samples
-// option samples whole free fleets instead). The most probable cell is
-// shot, ties broken at random. While hunting (no ship known to be hit and
-// afloat) only one residue class of x+y modulo the shortest remaining ship
-// is shot, a complete search pattern that finds small ships sooner.
+// option samples whole free fleets instead). The odds of each cell are
+// multiplied by opt.Prior (what past games say about this opponent's
+// placement). The most probable cell is shot, ties broken at random; while
+// hunting (no ship known to be hit and afloat), any cell within opt.Spread
+// of the best may be shot, so that the opening varies from game to game.
 //
 // The answer is always on the board, and an unshot cell while one remains,
 // whatever the history (an inconsistent history falls back to heuristics).
 func NextShot(r Rules, shots []Strike, rng *rand.Rand, opt TargetOptions) (x, y int) {
+	c, _ := nextShot(r, shots, rng, opt)
+	return c % max(r.W, 1), c / max(r.W, 1)
+}
+
+// nextShot is NextShot's cell, and the probability the posterior gave it
+// before opt.Prior (-1 when no consistent explanation was found).
+func nextShot(r Rules, shots []Strike, rng *rand.Rand, opt TargetOptions) (cell int, p0 float64) {
 	if r.W < 1 || r.H < 1 || r.W > MaxSide || r.H > MaxSide {
-		return 0, 0
+		return 0, -1
 	}
 	t := targeterPool.Get().(*targeter)
 	defer targeterPool.Put(t)
 	t.analyze(r, shots, rng, opt)
+	t.applyPrior(opt.Prior)
 	c := t.choose(rng)
-	return c % r.W, c / r.W
+	p0 = -1
+	if t.covers > 0 && t.sumW > 0 && len(t.free) > 0 && !t.fellBack {
+		p := min(1, t.acc[c]/t.sumW)
+		if w := t.priorAt(opt.Prior, c); w != 1 {
+			p = p / (p + w*(1-p)) // undo the odds multiplication
+		}
+		p0 = p
+	}
+	return c, p0
+}
+
+// applyPrior multiplies each unshot cell's odds by the prior's weight.
+func (t *targeter) applyPrior(w []float64) {
+	if len(w) != t.n || t.covers == 0 || !(t.sumW > 0) {
+		return
+	}
+	for _, c := range t.free {
+		p := min(1, t.acc[c]/t.sumW)
+		if p <= 0 || p >= 1 {
+			continue
+		}
+		q := w[c] * p
+		t.acc[c] = q / (q + 1 - p) * t.sumW
+	}
+}
+
+func (t *targeter) priorAt(w []float64, c int) float64 {
+	if len(w) != t.n || w[c] <= 0 {
+		return 1
+	}
+	return w[c]
 }
 
 // analyze computes the weight of every unshot cell for this history.
@@ -83,7 +130,9 @@ func (t *targeter) analyze(r Rules, shots []Strike, rng *rand.Rand, opt TargetOp
 	}
 	// More hit cells than the fleet has cells: inconsistent, do not search.
 	if t.r.Fleet.Ships() > 0 && len(t.hits) <= t.r.Fleet.Area() {
+		t.base()
 		t.search(0)
+		t.finish()
 	}
 }
 
@@ -93,12 +142,25 @@ type targeter struct {
 	maxNodes int
 	maxWork  int
 	samples  int
+	spread   float64
+	fellBack bool
 	hunting  bool
-	minLen   int
 	rng      *rand.Rand
 	stamp    []uint32
 	gen      uint32
 	plc      [MaxLen + 1][]int32
+	scan     bool // evaluate every explanation by a full scan (tests)
+	finished bool
+
+	// incremental counting (kill, leaf, finish)
+	lens         []int
+	baseR, baseD []uint8
+	cntBase      [MaxLen + 1]int
+	destroyed    [MaxLen + 1]int
+	dead         [MaxLen + 1][]int32
+	wdes         [MaxLen + 1][]float64
+	coefA        [MaxLen + 1]float64
+	dstack       []deadRef
 
 	state []uint8
 	when  []int32
@@ -134,7 +196,9 @@ func (t *targeter) reset(r Rules, opt TargetOptions) {
 	t.maxNodes = cmpOr(opt.MaxNodes, defaultTargetNodes)
 	t.maxWork = cmpOr(opt.MaxWork, defaultTargetWork)
 	t.samples = opt.Samples
-	t.hunting, t.minLen = true, MaxLen
+	t.spread = min(max(opt.Spread, 0), 0.9)
+	t.fellBack = false
+	t.hunting = true
 	t.stamp = grow(t.stamp, n)
 	clear(t.stamp)
 	t.gen = 0
@@ -144,6 +208,9 @@ func (t *targeter) reset(r Rules, opt TargetOptions) {
 	t.acc = grow(t.acc, n)
 	t.runR = grow(t.runR, n)
 	t.runD = grow(t.runD, n)
+	t.baseR = grow(t.baseR, n)
+	t.baseD = grow(t.baseD, n)
+	t.finished = true
 	t.dens = grow(t.dens, n)
 	clear(t.cov)
 	clear(t.acc)
@@ -174,6 +241,7 @@ func (t *targeter) choose(rng *rand.Rand) int {
 			return c
 		}
 	}
+	t.fellBack = true
 	return t.fallback(rng)
 }
 
@@ -186,41 +254,13 @@ func (t *targeter) best(rng *rand.Rand) (int, bool) {
 	if !(top > 0) || math.IsInf(top, 0) {
 		return 0, false
 	}
-	inClass := func(int32) bool { return true }
-	if t.hunting && t.minLen >= 2 {
-		// Hunting (no ship is known to be hit and afloat): shoot only one
-		// residue class of x+y modulo the shortest remaining length. Every
-		// ship crosses every class, so the class is a complete search
-		// pattern; the class with the highest mean probability per unshot
-		// cell is kept, which makes the choice stable from shot to shot.
-		m := t.minLen
-		var sum [MaxLen]float64
-		var cnt [MaxLen]int
-		for _, c := range t.free {
-			sum[(int(c)%t.r.W+int(c)/t.r.W)%m] += t.acc[c]
-			cnt[(int(c)%t.r.W+int(c)/t.r.W)%m]++
-		}
-		k := 0
-		for i := range m {
-			if cnt[i] > 0 && (cnt[k] == 0 || sum[i]/float64(cnt[i]) > sum[k]/float64(cnt[k])) {
-				k = i
-			}
-		}
-		classTop := 0.0
-		for _, c := range t.free {
-			if (int(c)%t.r.W+int(c)/t.r.W)%m == k {
-				classTop = max(classTop, t.acc[c])
-			}
-		}
-		if classTop > 0 {
-			top = classTop
-			inClass = func(c int32) bool { return (int(c)%t.r.W+int(c)/t.r.W)%m == k }
-		}
-	}
 	cut := top * (1 - 1e-9)
+	if t.hunting && t.spread > 0 {
+		cut = top * (1 - t.spread)
+	}
 	pick, seen := -1, 0
 	for _, c := range t.free {
-		if t.acc[c] >= cut && inClass(c) {
+		if t.acc[c] >= cut {
 			seen++
 			if rng.IntN(seen) == 0 {
 				pick = int(c)
@@ -250,7 +290,11 @@ func (t *targeter) search(from int) {
 		from++
 	}
 	if c < 0 {
-		t.evaluate()
+		if t.scan || t.samples > 0 {
+			t.evaluate()
+		} else {
+			t.leaf()
+		}
 		return
 	}
 	w := t.r.W
@@ -309,11 +353,12 @@ func (t *targeter) try(start, step, l, from int) {
 		// Every cell hit but never sunk: impossible.
 		return
 	}
-	mark := len(t.stack)
+	mark, dmark := len(t.stack), len(t.dstack)
 	for i, c := 0, start; i < l; i, c = i+1, c+step {
 		t.cov[c] = true
 		if t.state[c] == cellUnknown {
 			t.stack = append(t.stack, int32(c))
+			t.kill(c, 1)
 		}
 	}
 	t.rem[l]--
@@ -322,13 +367,206 @@ func (t *targeter) try(start, step, l, from int) {
 	for i, c := 0, start; i < l; i, c = i+1, c+step {
 		t.cov[c] = false
 	}
+	for _, c := range t.stack[mark:] {
+		t.kill(int(c), -1)
+	}
 	t.stack = t.stack[:mark]
+	t.dstack = t.dstack[:dmark]
+}
+
+// Incremental counting of the free ships' placements. The base
+// placements are those over unknown cells; an explanation's ships take
+// some unknown cells, which kills every base placement through them. kill
+// (d = 1) records the placements through cell c as dead, counting each
+// once however many taken cells it holds; d = -1 undoes it. A complete
+// explanation then costs only its dead placements (leaf), and the cell
+// probabilities are assembled once at the end (finish).
+func (t *targeter) kill(c, d int) {
+	w := t.r.W
+	x, y := c%w, c/w
+	for _, l := range t.lens {
+		t.work += 2 * l
+		for off := range l {
+			if sx := x - off; sx >= 0 && sx+l <= w && int(t.baseR[y*w+sx]) >= l {
+				t.killOne(l, int32((y*w+sx)*2), d)
+			}
+		}
+		if l == 1 {
+			continue
+		}
+		for off := range l {
+			if sy := y - off; sy >= 0 && sy+l <= t.r.H && int(t.baseD[sy*w+x]) >= l {
+				t.killOne(l, int32((sy*w+x)*2+1), d)
+			}
+		}
+	}
+}
+
+func (t *targeter) killOne(l int, id int32, d int) {
+	n := t.dead[l][id]
+	t.dead[l][id] = n + int32(d)
+	switch {
+	case d > 0 && n == 0:
+		t.destroyed[l]++
+		t.dstack = append(t.dstack, deadRef{l: uint8(l), id: id})
+	case d < 0 && n == 1:
+		t.destroyed[l]--
+	}
+}
+
+type deadRef struct {
+	l  uint8
+	id int32
+}
+
+// base computes the unknown cells' free runs and the base placements per
+// length (no explanation ship taken).
+func (t *targeter) base() {
+	w, h := t.r.W, t.r.H
+	for y := h - 1; y >= 0; y-- {
+		for x := w - 1; x >= 0; x-- {
+			c := y*w + x
+			if t.state[c] != cellUnknown {
+				t.baseR[c], t.baseD[c] = 0, 0
+				continue
+			}
+			rr, rd := uint8(1), uint8(1)
+			if x+1 < w {
+				rr += t.baseR[c+1]
+			}
+			if y+1 < h {
+				rd += t.baseD[c+w]
+			}
+			t.baseR[c], t.baseD[c] = min(rr, MaxLen), min(rd, MaxLen)
+		}
+	}
+	t.lens = t.lens[:0]
+	for l := 1; l <= MaxLen; l++ {
+		t.cntBase[l], t.destroyed[l], t.coefA[l] = 0, 0, 0
+		if t.r.Fleet[l] == 0 {
+			continue
+		}
+		t.lens = append(t.lens, l)
+		t.dead[l] = grow(t.dead[l], 2*t.n)
+		t.wdes[l] = grow(t.wdes[l], 2*t.n)
+		clear(t.dead[l])
+		clear(t.wdes[l])
+	}
+	for _, c := range t.free {
+		rr, rd := int(t.baseR[c]), int(t.baseD[c])
+		for _, l := range t.lens {
+			if rr >= l {
+				t.cntBase[l]++
+			}
+			if l > 1 && rd >= l {
+				t.cntBase[l]++
+			}
+		}
+	}
+	t.dstack = t.dstack[:0]
+}
+
+// leaf weights one complete explanation by the number of ways to place
+// the remaining ships on the cells it leaves free (per ship, overlaps
+// between free ships ignored) and accumulates it: its own unknown cells
+// count fully; its free ships' density is the base density (coefA) less
+// its dead placements (wdes), assembled by finish.
+func (t *targeter) leaf() {
+	t.work += len(t.dstack) + 8
+	lw := 0.0
+	var a [MaxLen + 1]float64
+	for _, l := range t.lens {
+		k := t.rem[l]
+		if k == 0 {
+			continue
+		}
+		cnt := t.cntBase[l] - t.destroyed[l]
+		if cnt < k {
+			return // the remaining ships do not fit
+		}
+		lw += logChoose(cnt, k)
+		a[l] = float64(k) / float64(cnt)
+	}
+	t.covers++
+	if len(t.stack) > 0 {
+		t.hunting = false
+	}
+	if math.IsInf(t.ref, -1) || lw > t.ref+leafRescale {
+		if !math.IsInf(t.ref, -1) {
+			sc := math.Exp(t.ref - lw)
+			for _, c := range t.free {
+				t.acc[c] *= sc
+			}
+			t.sumW *= sc
+			for _, l := range t.lens {
+				t.coefA[l] *= sc
+				for i := range t.wdes[l] {
+					t.wdes[l][i] *= sc
+				}
+			}
+		}
+		t.ref = lw
+	}
+	wt := math.Exp(lw - t.ref)
+	t.sumW += wt
+	for _, l := range t.lens {
+		t.coefA[l] += wt * a[l]
+	}
+	for _, c := range t.stack {
+		t.acc[c] += wt
+	}
+	for _, d := range t.dstack {
+		if v := a[d.l]; v != 0 {
+			t.wdes[d.l][d.id] += wt * v
+		}
+	}
+	t.finished = false
+}
+
+// leafRescale bounds how far a leaf's log-weight may exceed the reference
+// before every accumulator is rescaled (exp(700) is near float64's limit).
+const leafRescale = 600
+
+// finish adds the free ships' density accumulated by leaf: every base
+// placement of length l covers its cells with weight coefA[l] less what
+// the explanations that killed it took back.
+func (t *targeter) finish() {
+	if t.finished {
+		return
+	}
+	t.finished = true
+	w := t.r.W
+	for _, l := range t.lens {
+		ca := t.coefA[l]
+		for _, s := range t.free {
+			if int(t.baseR[s]) >= l {
+				if v := ca - t.wdes[l][s*2]; v != 0 {
+					for k := range int32(l) {
+						t.acc[s+k] += v
+					}
+				}
+			}
+			if l > 1 && int(t.baseD[s]) >= l {
+				if v := ca - t.wdes[l][s*2+1]; v != 0 {
+					for k := range int32(l) {
+						t.acc[int(s)+int(k)*w] += v
+					}
+				}
+			}
+		}
+	}
+	for _, c := range t.free {
+		t.acc[c] = max(t.acc[c], 0)
+	}
 }
 
 // evaluate weights one complete explanation of the hits by the number of
 // ways to place the remaining ships on the free cells, and adds its cell
 // probabilities to the accumulator.
 func (t *targeter) evaluate() {
+	if expHook != nil {
+		expHook(t)
+	}
 	w, h := t.r.W, t.r.H
 	t.work += t.n
 	// Free runs to the right and downwards, capped at MaxLen.
@@ -410,12 +648,6 @@ func (t *targeter) add(lw float64, dens []float64) {
 	t.covers++
 	if len(t.stack) > 0 {
 		t.hunting = false
-	}
-	for l := 1; l <= MaxLen; l++ {
-		if t.rem[l] > 0 {
-			t.minLen = min(t.minLen, l)
-			break
-		}
 	}
 	if lw > t.ref {
 		if !math.IsInf(t.ref, -1) {
@@ -604,3 +836,5 @@ func probabilities(r Rules, shots []Strike, rng *rand.Rand, opt TargetOptions) [
 	}
 	return out
 }
+
+var expHook func(*targeter)

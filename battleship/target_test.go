@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -217,4 +218,51 @@ func TestRandomFleetValid(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestIncrementalMatchesScan: the incremental counting of free placements
+// (kill, leaf, finish) gives the same cell probabilities as evaluating
+// every explanation by a full scan of the board, on real game histories
+// of several boards (touching ships, 1-ships, unnamed sunk ships).
+func TestIncrementalMatchesScan(t *testing.T) {
+	boards := []Rules{
+		std10,
+		{W: 7, H: 6, Fleet: fleetOf(2, 1, 1, 1)},
+		{W: 9, H: 9, Fleet: fleetOf(0, 1, 2, 1, 1)},
+		{W: 12, H: 5, Fleet: fleetOf(1, 2, 0, 0, 1, 1)},
+	}
+	rng := rand.New(rand.NewPCG(31, 7))
+	positions := 0
+	for _, r := range boards {
+		for game := range 6 {
+			ships, err := Place(r, rng, PlaceOptions{Touch: 0.8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := NewArena(r, ships)
+			var hist []Strike
+			for a.Remaining() > 0 {
+				inc, scan := new(targeter), new(targeter)
+				scan.scan = true
+				all := TargetOptions{MaxNodes: 1 << 30, MaxWork: 1 << 40} // no abort
+				inc.analyze(r, hist, rng, all)
+				scan.analyze(r, hist, rng, all)
+				if inc.covers != scan.covers || inc.aborted != scan.aborted {
+					t.Fatalf("%+v game %d after %v: %d explanations (aborted %v), scan %d (%v)",
+						r, game, hist, inc.covers, inc.aborted, scan.covers, scan.aborted)
+				}
+				for _, c := range inc.free {
+					p, q := inc.acc[c]/inc.sumW, scan.acc[c]/scan.sumW
+					if math.Abs(p-q) > 1e-9*max(1, q) {
+						t.Fatalf("%+v game %d after %v: cell %d,%d incremental %.12f scan %.12f",
+							r, game, hist, int(c)%r.W, int(c)/r.W, p, q)
+					}
+				}
+				positions++
+				x, y := NextShot(r, hist, rng, TargetOptions{})
+				hist = append(hist, Strike{X: x, Y: y, OK: true, Result: ParseResult(a.Shoot(FormatTarget(x, y)))})
+			}
+		}
+	}
+	t.Logf("%d positions compared", positions)
 }

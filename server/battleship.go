@@ -38,7 +38,7 @@ func (s *Server) battleship(bot *battleship.Bot) http.Handler {
 				if q.BoardErr != nil {
 					return nil, q.BoardErr
 				}
-				boats, err := bot.Init(q.Opponent, q.Rules)
+				boats, err := bot.Init(q.Opponent, q.Rules, battleship.GameSeed(q.GameID, q.PlayerIndex))
 				if err != nil {
 					return nil, err
 				}
@@ -49,7 +49,7 @@ func (s *Server) battleship(bot *battleship.Bot) http.Handler {
 					p.Body = wire.TurnError{Error: p.Msg, Play: "0,0"}
 					return nil, p
 				}
-				x, y := bot.PlayTurn(q.Opponent, q.Rules, q.Yours, q.His)
+				x, y := bot.PlayTurn(q.Opponent, q.Rules, q.Yours, q.His, battleship.GameSeed(q.GameID, q.PlayerIndex))
 				return wire.TurnAnswer{Play: battleship.FormatTarget(x, y)}, nil
 			}
 			return wire.Ignored{Name: bot.Name(), Status: "ignored: unknown action"}, nil

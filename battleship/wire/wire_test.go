@@ -173,7 +173,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		if req.BoardErr != nil || req.Rules.Cells() > 400 {
 			return
 		}
-		x, y := bot.PlayTurn(req.Opponent, req.Rules, req.Yours, req.His)
+		x, y := bot.PlayTurn(req.Opponent, req.Rules, req.Yours, req.His, 1)
 		if x < 0 || y < 0 || x >= req.Rules.W || y >= req.Rules.H {
 			t.Fatalf("play %d,%d is not a cell of %dx%d", x, y, req.Rules.W, req.Rules.H)
 		}

@@ -26,13 +26,26 @@ func nextShot(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int
 }
 
 // calShooters: the bot as it plays, the bot told which ship each "hit and
-// sunk" sank (information the arena does not give), and a plain density
-// shooter told the same, the textbook reference point.
+// sunk" sank (information the arena does not give), the textbook density
+// shooter told the same (the reference point of the literature), and the
+// duel opponents as the arena informs them: the textbook shooter with its
+// guess at each sunk ship, and Dreadnought before it has learnt anything.
 func calShooters() []calShooter {
 	return []calShooter{
 		{name: "self", info: "arena (sunk ship unnamed)", shoot: nextShot},
 		{name: "self-told", info: "told sunk ships' cells", told: true, shoot: nextShot},
-		{name: "density-told", info: "told sunk ships' cells", told: true, shoot: densityShot},
+		{name: "density-told", info: "told sunk ships' cells", told: true, shoot: agentShot(dgAgent{})},
+		{name: "dg", info: "arena (sunk ship unnamed)", shoot: agentShot(dgAgent{})},
+		{name: "dreadnought", info: "arena, nothing learnt", shoot: agentShot(newDreadnought(dreadnoughtOptions{}))},
+	}
+}
+
+// agentShot shoots like a referee agent's first game against an unknown
+// opponent, from the whole history at every shot (a fresh game each time,
+// so a told view, which rewrites the past, is read afresh).
+func agentShot(a agent) func(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
+	return func(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
+		return a.newGame("calibrate", r, rng).shoot(hist, nil)
 	}
 }
 
@@ -153,92 +166,6 @@ func calibGame(r battleship.Rules, hidden []battleship.Ship, s calShooter, rng *
 		hist = append(hist, battleship.Strike{X: x, Y: y, OK: true, Result: battleship.ParseResult(res)})
 	}
 	return len(hist), true, nil
-}
-
-// densityHitWeight multiplies a placement's weight per unsunk hit it covers.
-const densityHitWeight = 50
-
-// densityShot is a calibration baseline, not used by the bot: the classic
-// (DataGenetics-style) probability-density shooter. Every placement of every
-// remaining ship that avoids the misses and is not wholly made of hits adds
-// count x densityHitWeight^hits to each unshot cell it covers; the densest
-// unshot cell is shot, ties broken at random. It has no parity pattern and
-// no model of an unnamed "hit and sunk": it is meant for the told view of
-// battleship.RevealSunk (no sunk results, sunk ships out of the fleet).
-func densityShot(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
-	const (
-		unknown = iota
-		miss
-		hit
-	)
-	w, h := r.W, r.H
-	st := make([]uint8, w*h)
-	for _, s := range hist {
-		if !s.OK || s.X < 0 || s.Y < 0 || s.X >= w || s.Y >= h {
-			continue
-		}
-		c := s.Y*w + s.X
-		switch {
-		case s.Result != battleship.Miss:
-			st[c] = hit
-		case st[c] == unknown:
-			st[c] = miss
-		}
-	}
-	dens := make([]float64, w*h)
-	for l := 1; l <= battleship.MaxLen; l++ {
-		k := r.Fleet[l]
-		if k == 0 {
-			continue
-		}
-		for vert := range 2 {
-			if l == 1 && vert == 1 {
-				continue // a 1-ship has one orientation
-			}
-			dx, dy := 1, 0
-			if vert == 1 {
-				dx, dy = 0, 1
-			}
-			for y := 0; y+dy*(l-1) < h; y++ {
-				for x := 0; x+dx*(l-1) < w; x++ {
-					ok, hits := true, 0
-					for i := range l {
-						switch st[(y+dy*i)*w+x+dx*i] {
-						case miss:
-							ok = false
-						case hit:
-							hits++
-						}
-					}
-					if !ok || hits == l {
-						continue
-					}
-					wt := float64(k) * math.Pow(densityHitWeight, float64(hits))
-					for i := range l {
-						if c := (y+dy*i)*w + x + dx*i; st[c] == unknown {
-							dens[c] += wt
-						}
-					}
-				}
-			}
-		}
-	}
-	best, bc, seen := -1.0, 0, 0
-	for c, d := range dens {
-		if st[c] != unknown {
-			continue
-		}
-		switch {
-		case d > best:
-			best, bc, seen = d, c, 1
-		case d == best:
-			seen++
-			if rng.IntN(seen) == 0 {
-				bc = c
-			}
-		}
-	}
-	return bc % w, bc / w
 }
 
 func printCalibration(w io.Writer, rep *report) {

@@ -165,7 +165,7 @@ func TestRunCalibrate(t *testing.T) {
 					t.Errorf("%s: ci %v, vs self %+v", c.Shooter, c.MeanCI95, c.VsSelf)
 				}
 			}
-			if got := strings.Join(names, ","); got != "self,self-told,density-told" {
+			if got := strings.Join(names, ","); got != "self,self-told,density-told,dg,dreadnought" {
 				t.Errorf("shooters %s", got)
 			}
 			if stderr != "" {
@@ -193,9 +193,10 @@ func TestRunCalibrate(t *testing.T) {
 	}
 }
 
-// TestDensityShot: the baseline shooter stays on unshot cells and finishes
+// TestDensityShot: the textbook shooter stays on unshot cells and finishes
 // off a known hit.
 func TestDensityShot(t *testing.T) {
+	densityShot := agentShot(dgAgent{})
 	r := battleship.Rules{W: 5, H: 5, Fleet: battleship.Fleet{0, 0, 1}}
 	rng := rand.New(rand.NewPCG(1, 2))
 	hist := []battleship.Strike{

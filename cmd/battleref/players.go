@@ -3,13 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"github.com/botarena/gamebot/battleship/wire"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"time"
@@ -81,53 +76,6 @@ func startSelf(bot *battleship.Bot) (*selfServer, error) {
 }
 
 func (s *selfServer) close() { _ = s.srv.Close() }
-
-// stupidPlayer imitates the arena's stupidIA: each ship is dropped at a
-// random position and orientation until it fits (stupidIA's goto loop; on
-// an impossible fleet it never answers, here: it gives up like a timeout),
-// and each shot is uniformly random, repeats included.
-type stupidPlayer struct{}
-
-func (stupidPlayer) name() string { return "stupid" }
-
-func (stupidPlayer) call(ctx context.Context, body []byte) ([]byte, error) {
-	msg, err := wire.Decode(body)
-	if err != nil {
-		return nil, err
-	}
-	if msg.BoardErr != nil {
-		return nil, fmt.Errorf("stupid: %w", msg.BoardErr)
-	}
-	w, h := msg.Rules.W, msg.Rules.H
-	switch msg.Action {
-	case "init":
-		occ := make([]bool, w*h)
-		var boats []string
-		for l := battleship.MaxLen; l >= 1; l-- {
-			for range msg.Rules.Fleet[l] {
-				placed := false
-				for range 100_000 {
-					vert := rand.IntN(2) == 1
-					x, y := rand.IntN(w), rand.IntN(h)
-					s := battleship.Ship{X: x, Y: y, L: l, Vertical: vert}
-					if fitsFree(occ, w, h, s) {
-						markShip(occ, w, s)
-						boats = append(boats, s.String())
-						placed = true
-						break
-					}
-				}
-				if !placed {
-					return nil, errors.New("stupid: no placement (timeout)")
-				}
-			}
-		}
-		return json.Marshal(wire.InitAnswer{Name: "stupidIA", Boats: boats})
-	case "play-turn":
-		return json.Marshal(wire.TurnAnswer{Play: battleship.FormatTarget(rand.IntN(w), rand.IntN(h))})
-	}
-	return []byte(`{}`), nil
-}
 
 func fitsFree(occ []bool, w, h int, s battleship.Ship) bool {
 	x2, y2 := s.End()

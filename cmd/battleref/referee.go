@@ -171,6 +171,7 @@ type gameResult struct {
 	winner  int
 	invalid string // non-empty when the loser answered badly
 	shots   int    // shots fired by the winner
+	both    [2]int // -full: shots each side needed (bot, opponent)
 }
 
 // playGame plays one game between seats[0] and seats[1], gameID as the
@@ -248,6 +249,20 @@ func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleshi
 		me.strikes = append(me.strikes, strike{Target: target, Result: res})
 		if res == battleship.ResultWin {
 			return gameResult{winner: i, shots: len(me.strikes)}, nil
+		}
+	}
+}
+
+// gameEnder is a player told when a game is over (the referee's agents
+// learn from it; the arena tells real bots nothing).
+type gameEnder interface {
+	gameOver(gameID, seat int)
+}
+
+func gameOver(seats [2]*seat, gameID int) {
+	for i, s := range seats {
+		if e, ok := s.p.(gameEnder); ok {
+			e.gameOver(gameID, i)
 		}
 	}
 }

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
-	"github.com/botarena/gamebot/internal/stats"
 )
 
 type config struct {
@@ -35,28 +34,41 @@ type config struct {
 	maxShots    int
 	maxCells    int
 	hidden      string
+	warmup      int
+	full        bool
 }
 
 // report is the -json output (and the source of the text output).
 type report struct {
-	Mode        string         `json:"mode"`
-	Bot         string         `json:"bot,omitempty"`
-	Opponent    string         `json:"opponent,omitempty"`
-	Board       string         `json:"board,omitempty"`
-	Hidden      string         `json:"hidden_fleets,omitempty"`
-	Games       int            `json:"games"`
-	Wins        int            `json:"wins"`
-	Losses      int            `json:"losses"`
-	WinRate     *winRate       `json:"win_rate,omitempty"`
-	Invalid     int            `json:"invalid_answers"`
-	OppInvalid  int            `json:"opponent_invalid_answers,omitempty"`
-	InvalidWhy  []string       `json:"invalid_examples,omitempty"`
-	Shots       *shotStats     `json:"shots,omitempty"`
-	Latency     latencyStats   `json:"latency,omitzero"`
-	Configs     []configResult `json:"configs,omitempty"`
-	Seed        uint64         `json:"seed,omitempty"`
-	Calibration []calibResult  `json:"calibration,omitempty"`
-	ElapsedSecs float64        `json:"elapsed_seconds"`
+	Mode       string         `json:"mode"`
+	Bot        string         `json:"bot,omitempty"`
+	Opponent   string         `json:"opponent,omitempty"`
+	Board      string         `json:"board,omitempty"`
+	Hidden     string         `json:"hidden_fleets,omitempty"`
+	Games      int            `json:"games"`
+	Wins       int            `json:"wins"`
+	Losses     int            `json:"losses"`
+	WinRate    *winRate       `json:"win_rate,omitempty"`
+	Invalid    int            `json:"invalid_answers"`
+	OppInvalid int            `json:"opponent_invalid_answers,omitempty"`
+	InvalidWhy []string       `json:"invalid_examples,omitempty"`
+	Shots      *shotStats     `json:"shots,omitempty"`
+	Latency    latencyStats   `json:"latency,omitzero"`
+	Configs    []configResult `json:"configs,omitempty"`
+	Seed       uint64         `json:"seed,omitempty"`
+	// Warmup is the number of games played before counting (duel-inproc).
+	Warmup int `json:"warmup_games,omitempty"`
+	// SeatWins and SeatGames split a duel by the bot's seat (index 0
+	// shoots first and wins ties).
+	SeatWins  [2]int `json:"seat_wins,omitzero"`
+	SeatGames [2]int `json:"seat_games,omitzero"`
+	// BotShots and OppShots (-full) are the shots each side needed to sink
+	// the other's fleet; ShotEdge is the opponent's minus the bot's.
+	BotShots    *shotStats    `json:"bot_shots,omitempty"`
+	OppShots    *shotStats    `json:"opponent_shots,omitempty"`
+	ShotEdge    *pairedDiff   `json:"shot_edge,omitempty"`
+	Calibration []calibResult `json:"calibration,omitempty"`
+	ElapsedSecs float64       `json:"elapsed_seconds"`
 	// Interrupted is a run stopped by a signal: the figures cover the
 	// games finished (Games).
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -121,9 +133,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var c config
 	var fleet string
-	fs.StringVar(&c.mode, "mode", "target", "target | duel | configs | calibrate")
-	fs.StringVar(&c.bot, "bot", "self", `bot under test: "self", "stupid" or a URL`)
-	fs.StringVar(&c.opponent, "opponent", "stupid", `duel opponent: "self", "stupid" or a URL`)
+	fs.StringVar(&c.mode, "mode", "target", "target | duel | duel-inproc | configs | calibrate")
+	fs.StringVar(&c.bot, "bot", "self", `bot under test: "self", a player below or a URL`)
+	fs.StringVar(&c.opponent, "opponent", "stupid", `duel opponent: "self", "stupid", "dg", "dreadnought" (also -place, -shoot, -static, -exact) or a URL`)
+	fs.BoolVar(&c.full, "full", false, "duel-inproc: play each game until both fleets are sunk and report both sides' shots (a diagnostic: the arena stops at the first, and learning players then see longer games)")
+	fs.IntVar(&c.warmup, "warmup", 0, "duel-inproc: games played first and not counted (learning players keep what they learnt)")
 	fs.IntVar(&c.games, "n", 1000, "number of games")
 	fs.IntVar(&c.width, "w", 10, "board width")
 	fs.IntVar(&c.height, "h", 10, "board height")
@@ -148,8 +162,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.hidden != "uniform" && c.hidden != "engine" {
 		return fmt.Errorf("-hidden %q: want uniform or engine", c.hidden)
 	}
-	if c.games < 1 || c.concurrency < 0 {
-		return errors.New("-n must be >= 1 and -concurrency >= 0")
+	if c.games < 1 || c.concurrency < 0 || c.warmup < 0 {
+		return errors.New("-n must be >= 1, -concurrency and -warmup >= 0")
 	}
 	if c.concurrency == 0 {
 		c.concurrency = 1
@@ -181,19 +195,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 			closers = append(closers, s.close)
 			return newHTTPPlayer(s.url, "self"), nil
-		case spec == "stupid":
-			return stupidPlayer{}, nil
 		case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
 			return newHTTPPlayer(spec, spec), nil
 		}
-		return nil, fmt.Errorf("unknown bot %q: want self, stupid or a URL", spec)
+		a, err := newAgent(spec)
+		if err != nil {
+			return nil, fmt.Errorf("%w, or a URL", err)
+		}
+		return newAgentPlayer(a, c.seed), nil
 	}
 	start := time.Now()
 	var rep *report
-	if c.mode == "calibrate" {
+	switch c.mode {
+	case "calibrate":
 		// In-process shooters only: -bot and -opponent do not apply.
 		rep, err = runCalibrate(ctx, c, r, progressTo(stderr))
-	} else {
+	case "duel-inproc":
+		bot, err1 := newAgent(c.bot)
+		opp, err2 := newAgent(c.opponent)
+		if err := errors.Join(err1, err2); err != nil {
+			return fmt.Errorf("%w (%w)", errNotInproc, err)
+		}
+		rep, err = runDuelInproc(ctx, c, r, bot, opp, progressTo(stderr))
+		if rep != nil {
+			rep.Bot = c.bot
+		}
+	default:
 		var bot player
 		if bot, err = resolve(c.bot); err != nil {
 			return err
@@ -210,7 +237,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case "configs":
 			rep, err = runConfigs(ctx, c, bot)
 		default:
-			return fmt.Errorf("unknown -mode %q: want target, duel, configs or calibrate", c.mode)
+			return fmt.Errorf("unknown -mode %q: want target, duel, duel-inproc, configs or calibrate", c.mode)
 		}
 		if rep != nil {
 			rep.Bot = c.bot
@@ -314,9 +341,14 @@ func forGames(ctx context.Context, c config, progress func(int, int), play func(
 func hiddenFleet(c config, r battleship.Rules, g int) ([]battleship.Ship, error) {
 	rng := rand.New(rand.NewPCG(c.seed, uint64(g)))
 	hidden := battleship.RandomFleet(r, rng)
+	if hidden == nil {
+		return nil, fmt.Errorf("no fleet fits %s", boardName(r))
+	}
 	if c.hidden == "engine" {
-		// Drawn after the uniform fleet, as before: seeds keep their fleets.
-		return battleship.Place(r, rng, battleship.PlaceOptions{Touch: battleship.DefaultTouch, Edge: battleship.DefaultEdge})
+		// The bot's own choice for an opponent it knows nothing of, drawn
+		// after the uniform fleet, as before: seeds keep their fleets.
+		g := (&selfAgent{bot: battleship.NewBot(battleship.Options{})}).newGame("hidden", r, rng)
+		return g.place()
 	}
 	return hidden, nil
 }
@@ -343,6 +375,7 @@ func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, pr
 			{label: "hidden", ships: hidden},
 		}
 		res, err := playGame(ctx, st, seats, r, 1000+g, c.shotCap(r))
+		gameOver(seats, 1000+g)
 		if err != nil {
 			return err
 		}
@@ -381,13 +414,16 @@ func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player,
 		perSeat := [2]*callStats{}
 		perSeat[botSeat], perSeat[1-botSeat] = st[0], st[1]
 		res, err := playGame(ctx, perSeat, seats, r, 5000+g, c.shotCap(r)*4)
+		gameOver(seats, 5000+g)
 		if err != nil {
 			return err
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		rep.SeatGames[botSeat]++
 		if res.winner == botSeat {
 			rep.Wins++
+			rep.SeatWins[botSeat]++
 			winShots = append(winShots, res.shots)
 			if res.invalid != "" {
 				rep.OppInvalid++
@@ -405,11 +441,7 @@ func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player,
 	}
 	rep.Games = rep.Wins + rep.Losses
 	rep.Shots = summarizeShots(winShots)
-	lo, hi := stats.Wilson(rep.Wins, rep.Games)
-	rep.WinRate = &winRate{Low95: round3(lo), High95: round3(hi)}
-	if rep.Games > 0 {
-		rep.WinRate.Rate = round3(float64(rep.Wins) / float64(rep.Games))
-	}
+	rep.WinRate = newWinRate(rep.Wins, rep.Games)
 	fillCalls(rep, st[0])
 	return rep, nil
 }
@@ -499,10 +531,22 @@ func printReport(w io.Writer, rep *report) {
 	}
 	fmt.Fprintln(w)
 	if wr := rep.WinRate; wr != nil {
-		fmt.Fprintf(w, "win rate %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n", 100*wr.Rate, 100*wr.Low95, 100*wr.High95)
+		fmt.Fprintf(w, "win rate %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)", 100*wr.Rate, 100*wr.Low95, 100*wr.High95)
+		if g := rep.SeatGames; g[0] > 0 && g[1] > 0 {
+			fmt.Fprintf(w, "  as seat 0 %.1f%% of %d, as seat 1 %.1f%% of %d", 100*float64(rep.SeatWins[0])/float64(g[0]), g[0], 100*float64(rep.SeatWins[1])/float64(g[1]), g[1])
+		}
+		fmt.Fprintln(w)
+		if rep.Warmup > 0 {
+			fmt.Fprintf(w, "after %d warm-up games (not counted)\n", rep.Warmup)
+		}
 	}
 	if s := rep.Shots; s != nil {
 		fmt.Fprintf(w, "shots mean %.2f  median %g  p90 %g  max %d  min %d\n", s.Mean, s.Median, s.P90, s.Max, s.Min)
+	}
+	if rep.BotShots != nil {
+		b, o := rep.BotShots, rep.OppShots
+		fmt.Fprintf(w, "to sink the other fleet (-full): bot mean %.2f median %g, opponent mean %.2f median %g, edge %+.2f ± %.2f shots\n",
+			b.Mean, b.Median, o.Mean, o.Median, rep.ShotEdge.Mean, rep.ShotEdge.CI95)
 	}
 	l := rep.Latency
 	fmt.Fprintf(w, "latency over %d requests: p50 %.3f ms  p99 %.3f ms  max %.3f ms  (%d over 100 ms)\n", l.Requests, l.P50ms, l.P99ms, l.Maxms, l.Slow)

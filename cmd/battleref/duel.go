@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/stats"
+)
+
+// runDuelInproc plays bot against opp in-process (no HTTP, the arena's
+// rules): -warmup games first, not counted, in which both sides may learn;
+// then -n games, seats alternating. Each side's randomness in game g is
+// seeded by (seed, g, side). Fleets are deliberately not paired between
+// games: a learning side would meet the same fleet twice and learn it
+// between the two games (see the note of issue 20).
+func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp agent, progress func(int, int)) (*report, error) {
+	rep := &report{Mode: "duel-inproc", Opponent: c.opponent, Board: boardName(r), Seed: c.seed, Warmup: c.warmup}
+	if c.warmup > 0 {
+		w := c
+		w.games = c.warmup
+		w.seed = c.seed ^ 0x5bd1e995 // a stream of its own
+		if _, err := forGames(ctx, w, nil, func(g int, st [2]*callStats) error {
+			_, err := inprocGame(w, r, bot, opp, g, st)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			return rep, nil
+		}
+	}
+	var mu sync.Mutex
+	var winShots []int
+	var both [2][]int // -full: each side's shots to sink the other's fleet
+	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
+		res, err := inprocGame(c, r, bot, opp, g, st)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		botSeat := g % 2
+		if res.winner == botSeat {
+			rep.Wins++
+			rep.SeatWins[botSeat]++
+			winShots = append(winShots, res.shots)
+			if res.invalid != "" {
+				rep.OppInvalid++
+			}
+		} else {
+			rep.Losses++
+			if res.invalid != "" {
+				st[0].invalid = append(st[0].invalid, res.invalid)
+			}
+		}
+		rep.SeatGames[botSeat]++
+		if c.full && res.invalid == "" {
+			both[0] = append(both[0], res.both[0])
+			both[1] = append(both[1], res.both[1])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Games = rep.Wins + rep.Losses
+	rep.Shots = summarizeShots(winShots)
+	rep.WinRate = newWinRate(rep.Wins, rep.Games)
+	if c.full && len(both[0]) > 0 {
+		rep.BotShots, rep.OppShots = summarizeShots(both[0]), summarizeShots(both[1])
+		d := make([]int, len(both[0]))
+		for i := range d {
+			d[i] = both[1][i] - both[0][i]
+		}
+		m := stats.MeanCI(d)
+		rep.ShotEdge = &pairedDiff{Mean: round2(m.Mean), CI95: round2(m.Half())}
+	}
+	fillCalls(rep, st[0])
+	return rep, nil
+}
+
+func newWinRate(wins, games int) *winRate {
+	lo, hi := stats.Wilson(wins, games)
+	wr := &winRate{Low95: round3(lo), High95: round3(hi)}
+	if games > 0 {
+		wr.Rate = round3(float64(wins) / float64(games))
+	}
+	return wr
+}
+
+// inprocGame plays game g of a run: the bot sits at g%2. st[0] collects the
+// bot's shot latencies (in-process: the engine's own time).
+func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*callStats) (gameResult, error) {
+	botSeat := g % 2
+	agents := [2]agent{}
+	agents[botSeat], agents[1-botSeat] = bot, opp
+	side := [2]uint64{}
+	side[botSeat], side[1-botSeat] = 0, 1
+	var games [2]agentGame
+	var arenas [2]*battleship.Arena // the fleet each seat hides
+	for i := range 2 {
+		rng := rand.New(rand.NewPCG(c.seed, uint64(g)<<1|side[i]))
+		games[i] = agents[i].newGame(agents[1-i].name(), r, rng)
+	}
+	hist := [2][]battleship.Strike{}
+	finish := func(res gameResult) (gameResult, error) {
+		for i := range 2 {
+			games[i].end(hist[i], hist[1-i])
+		}
+		return res, nil
+	}
+	for i := range 2 { // init: seat 0, then seat 1; a bad fleet loses at once
+		ships, err := games[i].place()
+		if err == nil {
+			err = battleship.CheckPlacement(r, ships)
+		}
+		if err != nil {
+			return finish(gameResult{winner: 1 - i, invalid: "init: " + err.Error()})
+		}
+		arenas[i] = battleship.NewArena(r, ships)
+	}
+	maxShots := c.shotCap(r) * 4
+	var done [2]bool
+	for turn := 0; ; turn++ {
+		i := turn % 2
+		if done[i] {
+			continue
+		}
+		if len(hist[i]) >= maxShots {
+			return finish(gameResult{winner: 1 - i, invalid: fmt.Sprintf("no win after %d shots", maxShots)})
+		}
+		t0 := time.Now()
+		x, y := games[i].shoot(hist[i], hist[1-i])
+		if i == botSeat {
+			st[0].latencies = append(st[0].latencies, time.Since(t0))
+		}
+		if x < 0 || y < 0 || x >= r.W || y >= r.H {
+			return finish(gameResult{winner: 1 - i, invalid: fmt.Sprintf("play-turn: shot %d,%d is off the %dx%d board", x, y, r.W, r.H)})
+		}
+		res := arenas[1-i].Shoot(battleship.FormatTarget(x, y))
+		hist[i] = append(hist[i], battleship.Strike{X: x, Y: y, OK: true, Result: battleship.ParseResult(res)})
+		if res != battleship.ResultWin {
+			continue
+		}
+		if !c.full {
+			return finish(gameResult{winner: i, shots: len(hist[i])})
+		}
+		// -full: the loser plays on until it sinks the fleet too; the
+		// winner is still the first to finish (seat 0 on equal counts).
+		done[i] = true
+		if done[1-i] {
+			w := 0
+			if len(hist[1]) < len(hist[0]) {
+				w = 1
+			}
+			res := gameResult{winner: w, shots: len(hist[w])}
+			res.both = [2]int{len(hist[botSeat]), len(hist[1-botSeat])}
+			return finish(res)
+		}
+	}
+}
+
+// errNotInproc is returned for a player that only exists over HTTP.
+var errNotInproc = errors.New("-mode duel-inproc plays in-process players only (self, stupid, dg, dreadnought…); use -mode duel for URLs")
