@@ -13,7 +13,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -27,6 +26,7 @@ import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -87,7 +87,7 @@ func (t timed) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Car
 }
 
 func parseBot(spec string) (bot.Config, bool) {
-	// bot[:fast][:effort=X][:budget=D]
+	// bot[:fast][:effort=X][:budget=D][:oracle=full|partner|opponents]
 	if !strings.HasPrefix(spec, "bot") {
 		return bot.Config{}, false
 	}
@@ -96,6 +96,9 @@ func parseBot(spec string) (bot.Config, bool) {
 		switch {
 		case f == "fast":
 			cfg.Fast = true
+		case strings.HasPrefix(f, "oracle="):
+			w := strings.TrimPrefix(f, "oracle=")
+			cfg.Oracle = &bot.Oracle{Partner: w == "full" || w == "partner", Opponents: w == "full" || w == "opponents"}
 		case strings.HasPrefix(f, "effort="):
 			fmt.Sscan(strings.TrimPrefix(f, "effort="), &cfg.Effort)
 		case strings.HasPrefix(f, "budget="):
@@ -108,11 +111,13 @@ func parseBot(spec string) (bot.Config, bool) {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("giretra-strength", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	me := fs.String("me", "bot", "player under test: bot[:fast][:effort=X][:budget=D] or an agent name")
-	opp := fs.String("opp", "eva", "opponent: an agent name (random, calculating, eva) or bot[:...]")
-	n := fs.Int("n", 400, "matches")
+	me := fs.String("me", "bot", "player under test: bot[:fast][:effort=X][:budget=D][:oracle=full|partner|opponents] or an agent name")
+	partner := fs.String("partner", "", "the player in the partner seat (default: -me): an agent name or bot[:...]")
+	opp := fs.String("opp", "eva", "opponents: an agent name ("+strings.Join(agents.Names(), ", ")+") or bot[:...]")
+	n := fs.Int("n", 400, "matches (with -duplicate: played in pairs on the same deals)")
 	target := fs.Int("target", 151, "target score")
 	sweep := fs.Int("sweep", 25, "Colour sweep points (0: instant win)")
+	duplicate := fs.Bool("duplicate", false, "play each deal sequence twice, seats swapped, and report the pairs")
 	concurrency := fs.Int("concurrency", 2, "matches played at once")
 	seed := fs.Uint64("seed", 1, "seed of the decks and the agents (0: a random seed, printed)")
 	if err := fs.Parse(args); err != nil {
@@ -124,18 +129,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *n < 1 || *concurrency < 1 {
 		return errors.New("-n and -concurrency must be at least 1")
 	}
+	if *duplicate && *n%2 == 1 {
+		*n++ // pairs
+	}
+	if *partner == "" {
+		*partner = *me
+	}
 	if *seed == 0 {
 		*seed = rand.Uint64N(1_000_000_000) + 1
 		fmt.Fprintf(stderr, "giretra-strength: seed %d\n", *seed)
 	}
-	for _, spec := range []string{*me, *opp} {
-		if _, err := newPlayer(spec, rand.New(rand.NewPCG(1, 1))); err != nil {
+	for _, spec := range []string{*me, *partner, *opp} {
+		if _, err := newPlayer(spec, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
 			return err
 		}
 	}
 	var (
 		mu          sync.Mutex
 		lat         = map[string][]time.Duration{}
+		results     = make([]*giretra.MatchResult, *n) // by match index
 		wins        int
 		played      int // finished without error
 		errs        int
@@ -159,22 +171,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				if i >= *n || ctx.Err() != nil {
 					return
 				}
+				// Seats alternate; with -duplicate, the two matches of a
+				// pair share the deck seed and the cuts, so the same
+				// hands go to the other team the second time.
 				myTeam := giretra.Team(i % 2)
+				deckSeed := *seed + uint64(i)
+				dealer := giretra.Position(i % 4)
+				cfg := giretra.MatchConfig{TargetScore: *target, ColourSweepPoints: *sweep}
+				if *duplicate {
+					deckSeed, dealer = *seed+uint64(i/2), giretra.Position(i/2%4)
+					cfg.Cut = func(deal int) giretra.Cut { return giretra.Cut{Position: 6 + deal%21, FromTop: true} }
+				}
+				cfg.FirstDealer = dealer
+				var tab table
+				cfg.Deal = tab.set
 				var ps [4]giretra.Player
 				for s := range giretra.Position(4) {
 					rng := rand.New(rand.NewPCG(*seed+uint64(i), uint64(s)+17))
 					spec := *opp
-					if s.Team() == myTeam {
+					switch {
+					case s.Team() != myTeam:
+					case s == giretra.Position(myTeam): // Bottom or Left: the seat under test
 						spec = *me
+					default:
+						spec = *partner
 					}
-					p, _ := newPlayer(spec, rng) // both specs were checked above
-					if s.Team() == myTeam {
+					p, _ := newPlayer(spec, rng, tab.get) // the specs were checked above
+					if s == giretra.Position(myTeam) {
 						p = timed{Player: p, mu: &mu, lat: lat}
 					}
 					ps[s] = p
 				}
-				cfg := giretra.MatchConfig{TargetScore: *target, ColourSweepPoints: *sweep, FirstDealer: giretra.Position(i % 4)}
-				res, err := giretra.RunMatch(ctx, ps, cfg, rand.New(rand.NewPCG(*seed+uint64(i), 50000)), nil)
+				res, err := giretra.RunMatch(ctx, ps, cfg, rand.New(rand.NewPCG(deckSeed, 50000)), nil)
 				mu.Lock()
 				switch {
 				case err != nil && ctx.Err() != nil:
@@ -184,6 +212,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 					fmt.Fprintf(stdout, "match %d: %v\n", i, err)
 				default:
 					played++
+					results[i] = &res
 					if res.Winner == myTeam {
 						wins++
 					}
@@ -205,12 +234,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if ctx.Err() != nil {
 		fmt.Fprintf(stdout, "interrupted: %d of %d matches finished\n", played+errs, *n)
 	}
+	who := *me
+	if *partner != *me {
+		who += " with " + *partner
+	}
 	lo, hi := stats.Wilson(wins, played)
 	elo, eloLo, eloHi := stats.EloInterval(wins, played)
 	fmt.Fprintf(stdout, "%s vs %s, target %d, sweep %d, seed %d, %d matches (%d errors): %d wins = %.1f%% [%.1f-%.1f] Wilson 95%%, Elo %+.0f [%+.0f, %+.0f]\n",
-		*me, *opp, *target, *sweep, *seed, played+errs, errs, wins, 100*float64(wins)/float64(max(played, 1)), 100*lo, 100*hi, elo, eloLo, eloHi)
+		who, *opp, *target, *sweep, *seed, played+errs, errs, wins, 100*float64(wins)/float64(max(played, 1)), 100*lo, 100*hi, elo, eloLo, eloHi)
 	fmt.Fprintf(stdout, "match points per deal: %.2f for, %.2f against (%d deals); %s\n",
 		float64(pts[0])/float64(max(deals, 1)), float64(pts[1])/float64(max(deals, 1)), deals, time.Since(start).Round(time.Second))
+	if *duplicate {
+		reportPairs(stdout, results)
+	}
 	keys := make([]string, 0, len(contracts))
 	for k := range contracts {
 		keys = append(keys, k)
@@ -235,8 +271,69 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// reportPairs prints the duplicate pairs: matches 2p (our team 1) and
+// 2p+1 (our team 2) were dealt the same cards. A pair is won, split or
+// lost; its points per deal are our margin (match points for minus
+// against) averaged over the deals both matches played, over both
+// matches, so the cards' luck cancels.
+func reportPairs(w io.Writer, results []*giretra.MatchResult) {
+	var won, split, lost int
+	var scores, margins []float64
+	for p := 0; p+1 < len(results); p += 2 {
+		a, b := results[p], results[p+1]
+		if a == nil || b == nil {
+			continue
+		}
+		n := b2i(a.Winner == giretra.Team1) + b2i(b.Winner == giretra.Team2)
+		switch n {
+		case 2:
+			won++
+		case 1:
+			split++
+		default:
+			lost++
+		}
+		scores = append(scores, float64(n)/2)
+		common := min(len(a.Final.Deals), len(b.Final.Deals))
+		if common == 0 {
+			continue
+		}
+		sum := 0
+		for d := range common {
+			sum += margin(a.Final.Deals[d], giretra.Team1) + margin(b.Final.Deals[d], giretra.Team2)
+		}
+		margins = append(margins, float64(sum)/float64(2*common))
+	}
+	// The two matches of a pair are not independent: intervals are over
+	// pairs (a pair scores 1, ½ or 0).
+	sc, m := stats.MeanCI(scores), stats.MeanCI(margins)
+	fmt.Fprintf(w, "duplicate: %d pairs: %d won, %d split, %d lost; %.1f%% of matches [%.1f-%.1f]; margin per deal %+.2f [%+.2f, %+.2f] match points (95%%, over pairs)\n",
+		won+split+lost, won, split, lost, 100*sc.Mean, 100*sc.Lo, 100*sc.Hi, m.Mean, m.Lo, m.Hi)
+}
+
+// margin is team's match points minus the other team's in a deal (a
+// Colour sweep's bonus included).
+func margin(d giretra.DealResult, team giretra.Team) int {
+	ours, theirs := d.MatchPoints[team], d.MatchPoints[team.Other()]
+	if d.SweepBonus > 0 {
+		if d.SweepingTeam == team {
+			ours += d.SweepBonus
+		} else {
+			theirs += d.SweepBonus
+		}
+	}
+	return ours - theirs
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // newPlayer makes the player a -me or -opp spec names.
-func newPlayer(spec string, rng *rand.Rand) (giretra.Player, error) {
+func newPlayer(spec string, rng *rand.Rand, deal func() ([4]giretra.Set, bool)) (giretra.Player, error) {
 	if rest, ok := strings.CutPrefix(spec, "evabid+"); ok {
 		// Eva's bidding with the bot's card play (diagnostics).
 		cfg, _ := parseBot(rest)
@@ -259,9 +356,33 @@ func newPlayer(spec string, rng *rand.Rand) (giretra.Player, error) {
 		}
 	}
 	if cfg, ok := parseBot(spec); ok {
+		if cfg.Oracle != nil {
+			o := *cfg.Oracle
+			o.Deal = deal
+			cfg.Oracle = &o
+		}
 		return bot.New(cfg), nil
 	}
 	return agents.New(spec, rng)
+}
+
+// table holds the deal in play of one match, for oracle players.
+type table struct {
+	mu    sync.Mutex
+	hands [4]giretra.Set
+	ok    bool
+}
+
+func (t *table) set(_ giretra.Position, hands [4]giretra.Set) {
+	t.mu.Lock()
+	t.hands, t.ok = hands, true
+	t.mu.Unlock()
+}
+
+func (t *table) get() ([4]giretra.Set, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.hands, t.ok
 }
 
 // countContracts adds a match's deals to the tally keyed by announcer

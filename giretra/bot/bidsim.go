@@ -87,6 +87,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 		k.Count[p] = 8
 	}
 	k.AddBiddingHints(v.Negotiation)
+	b.reveal(&k)
 	team := v.Seat.Team()
 	ms := matchScore(v.Match, team)
 	n := int(bidSamples * b.cfg.Effort)

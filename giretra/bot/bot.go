@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/search"
 )
 
 // DefaultBudget is the per-decision time budget of the zero Config. The
@@ -51,6 +52,49 @@ type Config struct {
 	// Effort scales the deterministic work limit of the search (samples
 	// and solver nodes); 0 means 1.0.
 	Effort float64
+	// Oracle shows the bot hands it cannot see, to measure what perfect
+	// inference would be worth (giretra-strength's oracle players). Never
+	// set in play.
+	Oracle *Oracle
+}
+
+// Oracle reveals the true hands of a deal to a bot's sampling: the
+// partner's, the opponents', or all of them (then the bot's own cards to
+// come too).
+type Oracle struct {
+	// Deal returns the deal in play's hands, all eight cards of each seat.
+	Deal               func() (hands [4]giretra.Set, ok bool)
+	Partner, Opponents bool
+}
+
+// reveal fixes the hands the oracle shows in k: a revealed seat may hold
+// exactly its true cards not yet played.
+func (b *Bot) reveal(k *search.Knowledge) {
+	o := b.cfg.Oracle
+	if o == nil || o.Deal == nil {
+		return
+	}
+	hands, ok := o.Deal()
+	if !ok {
+		return
+	}
+	for p := range giretra.Position(4) {
+		switch {
+		case p == k.Seat:
+			if !o.Partner || !o.Opponents {
+				continue
+			}
+		case p == k.Seat.Partner():
+			if !o.Partner {
+				continue
+			}
+		default:
+			if !o.Opponents {
+				continue
+			}
+		}
+		k.Excl[p] = giretra.FullDeck &^ (hands[p] &^ k.PlayedBy[p])
+	}
 }
 
 // Bot is one seat's player. It is safe for concurrent use, though the

@@ -49,6 +49,7 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 	}
 	k := pc.k
 	k.AddBiddingHints(pc.neg)
+	b.reveal(&k)
 	u := search.ContractUtilityIn(pc.ctr, v.Seat.Team(), sweepValue, perPoint, matchScore(v.Match, v.Seat.Team()))
 	prm := search.Params{
 		Samples:    int(maxSamples * b.cfg.Effort),
@@ -95,6 +96,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		return prior
 	}
 	k.AddBiddingHints(pc.neg)
+	b.reveal(&k)
 	team := v.Seat.Team()
 	ms := matchScore(v.Match, team)
 	n := int(rolloutSamples * b.cfg.Effort)
