@@ -20,6 +20,7 @@ import (
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/search"
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/server"
@@ -125,6 +126,13 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	if cfg.budget < 0 {
 		botCfg = bot.Config{Fast: true}
 	}
+	// The win-probability tables of the engine's usual targets take a
+	// fraction of a second each: build them now rather than in a match's
+	// first decision.
+	go func() {
+		search.Wins(151)
+		search.Wins(500)
+	}()
 	reg := prometheus.NewRegistry()
 	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },

@@ -93,3 +93,16 @@ func TestOracleAndPartnerSpecs(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselinePairs: -baseline plays the other player on the same deals
+// and reports the paired difference; a player against itself differs by
+// nothing.
+func TestBaselinePairs(t *testing.T) {
+	out, stderr, err := runStrength(t.Context(), "-me", "calculating", "-baseline", "calculating", "-opp", "random", "-n", "4", "-duplicate", "-seed", "8")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "paired calculating − calculating over 2 pairs on the same deals: wins +0.0% [+0.0, +0.0], margin per deal +0.00 [+0.00, +0.00]") {
+		t.Errorf("paired report:\n%s", out)
+	}
+}
