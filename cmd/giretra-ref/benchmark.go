@@ -306,18 +306,11 @@ func runBenchmark(ctx context.Context, o *options, env *runEnv) error {
 		rep.Partner = partner.name
 	}
 	rep.Interrupted = ctx.Err() != nil
-	if o.json {
-		if err := writeJSON(env.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.print(env.stdout)
+	if err := emit(o, env, rep, rep.print); err != nil {
+		return err
 	}
-	switch {
-	case rep.Aborted != "":
-		return errFailed
-	case rep.Interrupted:
-		return fmt.Errorf("interrupted: %w", ctx.Err())
+	if err := ending(ctx, rep.Aborted != ""); err != nil {
+		return err
 	}
 	return recordError(recs)
 }

@@ -215,20 +215,11 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 			rep.Verdict = verdictWorse
 		}
 	}
-	if o.json {
-		if err := writeJSON(env.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.print(env.stdout)
+	if err := emit(o, env, rep, rep.print); err != nil {
+		return err
 	}
-	switch {
-	case rep.Aborted != "":
-		return errFailed
-	case rep.Interrupted:
-		return fmt.Errorf("interrupted: %w", ctx.Err())
-	case rep.Verdict == verdictWorse:
-		return errFailed
+	if err := ending(ctx, rep.Aborted != "" || rep.Verdict == verdictWorse); err != nil {
+		return err
 	}
 	return recordError(recs)
 }

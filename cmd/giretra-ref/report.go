@@ -23,24 +23,14 @@ func runReport(args []string, env *runEnv) error {
 		fmt.Fprintf(env.stderr, "giretra-ref report <record folder> [-o report.html] [-subject NAME] [-viewer N]\n")
 		fs.PrintDefaults()
 	}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil
-			}
-			return usageErr("%v", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	dir, err := parseOne(fs, args, "record folder")
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
 	}
-	if len(pos) != 1 {
-		return usageErr("report needs one record folder")
+	if err != nil {
+		return err
 	}
-	ms, err := record.ReadDir(pos[0])
+	ms, err := record.ReadDir(dir)
 	if err != nil {
 		return err
 	}

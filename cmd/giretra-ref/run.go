@@ -307,7 +307,21 @@ func parseOptions(mode string, args []string, stderr io.Writer) (*options, error
 		return nil, usageErr("unknown command %q", mode)
 	}
 	fs, check := newFlagSet(mode, o, stderr)
-	args = spectreBools(fs, args)
+	var err error
+	if o.args, err = parseInterleaved(fs, spectreBools(fs, args)); err != nil {
+		return nil, err
+	}
+	if err := check(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// parseInterleaved parses flags wherever they appear among the
+// positional arguments, which it returns. -h is flag.ErrHelp, any other
+// problem a usage error.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -316,15 +330,44 @@ func parseOptions(mode string, args []string, stderr io.Writer) (*options, error
 			return nil, usageErr("%v", err)
 		}
 		if fs.NArg() == 0 {
-			break
+			return pos, nil
 		}
-		o.args = append(o.args, fs.Arg(0))
+		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if err := check(); err != nil {
-		return nil, err
+}
+
+// parseOne parses a command that takes one positional argument.
+func parseOne(fs *flag.FlagSet, args []string, what string) (string, error) {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return "", err
 	}
-	return o, nil
+	if len(pos) != 1 {
+		return "", usageErr("%s needs one %s", fs.Name(), what)
+	}
+	return pos[0], nil
+}
+
+// emit prints a report: as JSON with -json, else as text.
+func emit(o *options, env *runEnv, rep any, text func(io.Writer)) error {
+	if o.json {
+		return writeJSON(env.stdout, rep)
+	}
+	text(env.stdout)
+	return nil
+}
+
+// ending is a run's error once its report is out: errFailed (exit 1)
+// when it failed, the interrupt (exit 2) when a signal cut it short.
+func ending(ctx context.Context, failed bool) error {
+	switch {
+	case failed:
+		return errFailed
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	return nil
 }
 
 // plan is the run-wide rules of the matches.

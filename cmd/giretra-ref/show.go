@@ -100,24 +100,14 @@ func runShow(args []string, env *runEnv) error {
 		fmt.Fprintf(env.stderr, "giretra-ref show <record.jsonl | folder> [-match N] [-deal N] [-calls]\n")
 		fs.PrintDefaults()
 	}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil
-			}
-			return usageErr("%v", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	path, err := parseOne(fs, args, "record file or folder")
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
 	}
-	if len(pos) != 1 {
-		return usageErr("show needs one record file or folder")
+	if err != nil {
+		return err
 	}
-	m, err := findRecord(pos[0], *match)
+	m, err := findRecord(path, *match)
 	if err != nil {
 		return err
 	}

@@ -234,21 +234,13 @@ func runSwiss(ctx context.Context, o *options, env *runEnv) error {
 		}
 	}
 	rep.Participants = ranked
-	if o.json {
-		if err := writeJSON(env.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.print(env.stdout)
+	if err := emit(o, env, rep, rep.print); err != nil {
+		return err
 	}
-	switch {
-	case rep.Error != "":
+	if rep.Error != "" {
 		fmt.Fprintf(env.stderr, "Error: %s\n", rep.Error)
-		return errFailed
-	case rep.Interrupted:
-		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
-	return nil
+	return ending(ctx, rep.Error != "")
 }
 
 func (rep *swissReport) print(w io.Writer) {

@@ -317,18 +317,11 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	}
 	rep.Interrupted = ctx.Err() != nil
 	rep.Pass = !rep.failed() && !rep.Interrupted
-	if o.json {
-		if err := writeJSON(env.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.print(env.stdout, o.verbose)
+	if err := emit(o, env, rep, func(w io.Writer) { rep.print(w, o.verbose) }); err != nil {
+		return err
 	}
-	switch {
-	case rep.failed():
-		return errFailed
-	case rep.Interrupted:
-		return fmt.Errorf("interrupted: %w", ctx.Err())
+	if err := ending(ctx, rep.failed()); err != nil {
+		return err
 	}
-	return nil
+	return recordError(recs)
 }
