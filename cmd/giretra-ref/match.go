@@ -191,9 +191,6 @@ func (w *watched) check(kind int, d time.Duration, m *giretra.MatchState, decisi
 	w.rec.time(w.side, kind, d)
 	line := 0
 	if w.w != nil && w.http != nil {
-		if err != nil {
-			answer = nil
-		}
 		line = w.w.Call(w.seat, kindNames[kind], endpoint, request(), answer, d, err)
 	}
 	if w.keep && w.side == sideA {
@@ -215,8 +212,12 @@ func (w *watched) check(kind int, d time.Duration, m *giretra.MatchState, decisi
 func (w *watched) ChooseCut(ctx context.Context, seat giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
 	t := time.Now()
 	c, err := w.inner.ChooseCut(ctx, seat, m)
+	var answer any
+	if err == nil {
+		answer = wire.CutAnswer{Position: c.Position, FromTop: c.FromTop}
+	}
 	w.check(kindCut, time.Since(t), m, fmt.Sprintf("(%d, %v)", c.Position, c.FromTop),
-		"choose-cut", func() any { return wire.EncodeCut(w.dialect, m) }, wire.CutAnswer{Position: c.Position, FromTop: c.FromTop}, err)
+		"choose-cut", func() any { return wire.EncodeCut(w.dialect, m) }, answer, err)
 	if err != nil || !c.Valid() {
 		return c, err // the match stops on it, as in the engine
 	}
@@ -233,8 +234,12 @@ func (w *watched) ChooseCut(ctx context.Context, seat giretra.Position, m *giret
 func (w *watched) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
 	t := time.Now()
 	a, err := w.inner.ChooseAction(ctx, v)
+	var answer any
+	if err == nil {
+		answer = wire.FromValidAction(a)
+	}
 	w.check(kindNegotiation, time.Since(t), v.Match, a.String(),
-		"choose-negotiation-action", func() any { return wire.EncodeBid(w.dialect, v) }, wire.FromValidAction(a), err)
+		"choose-negotiation-action", func() any { return wire.EncodeBid(w.dialect, v) }, answer, err)
 	if w.w != nil && err == nil {
 		for _, o := range v.Valid {
 			if o.SameChoice(a) {
@@ -250,7 +255,7 @@ func (w *watched) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.
 	t := time.Now()
 	c, err := w.inner.ChooseCard(ctx, v)
 	var answer any
-	if c <= 31 {
+	if c <= 31 { // a card not offered is an error with the card
 		answer = wire.FromCard(c)
 	}
 	w.check(kindCardPlay, time.Since(t), v.Match, c.String(),
@@ -343,7 +348,9 @@ func (p *plan) layout(i int, a, b, partner *side) game {
 		g.aTeam = giretra.Team2
 	case "alternate":
 		g.aTeam, g.dealer, g.deck = giretra.Team(i%2), giretra.Position((i/2)%4), uint64(i/2)
-		g.dealSeq = i/2 + 1
+		if p.fixCuts { // benchmark -duplicate
+			g.fixCuts, g.dealSeq = true, i/2+1
+		}
 	}
 	g.seeds = [nSides]int64{p.seed + p.aSeedShift, p.seed + 10000, p.seed + 20000}
 	if p.bSeed != nil {
@@ -497,7 +504,6 @@ func (p *plan) layoutAll(a, b, partner *side) []game {
 	games := make([]game, p.matches)
 	for i := range games {
 		games[i] = p.layout(i, a, b, partner)
-		games[i].fixCuts = p.seats == "alternate" && games[i].dealSeq > 0 && p.fixCuts
 	}
 	return games
 }

@@ -383,3 +383,62 @@ func TestRecordSeedDialect(t *testing.T) {
 	}
 	checkRequestsRecorded(t, ms, bot)
 }
+
+// A crash's end line points to the call that failed; show prints it.
+func TestRecordCrash(t *testing.T) {
+	bot := newTestBot("random")
+	bot.fault = func(e string, s *botSession, n int) (int, string, bool) {
+		if e == "choose-card" && s.id == "s1" {
+			return 200, `{"rank":"Seven","suit":"Clubs"}`, true
+		}
+		return 0, "", false
+	}
+	srv := httptest.NewServer(bot)
+	defer srv.Close()
+	rec := t.TempDir()
+	if _, err := validateJSON(t, "-n", "1", "-seed", "3", "-record", rec, srv.URL); !errors.Is(err, errFailed) {
+		t.Fatalf("err %v", err)
+	}
+	ms, err := record.ReadDir(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := ms[0].End
+	if e == nil || e.Error == "" || e.Line == 0 || e.ErrorSeat == nil {
+		t.Fatalf("end %+v", e)
+	}
+	var failed *record.Call
+	for i := range ms[0].Calls {
+		if ms[0].Calls[i].Line == e.Line {
+			failed = &ms[0].Calls[i]
+		}
+	}
+	if failed == nil || failed.Endpoint != "choose-card" || !strings.Contains(failed.Error, "not among") || len(failed.Request) == 0 {
+		t.Fatalf("the end points to %+v", failed)
+	}
+	out, _, err := runRef(t, "show", rec)
+	if err != nil || !strings.Contains(out, "STOPPED:") || !strings.Contains(out, fmt.Sprintf("line %d: ", e.Line)) || !strings.Contains(out, "request: {") {
+		t.Errorf("show: %v\n%s", err, out)
+	}
+}
+
+// The same seed writes the same records (agents only: calls carry latencies).
+func TestRecordsReproducible(t *testing.T) {
+	var files [2][]byte
+	for i := range files {
+		dir := t.TempDir()
+		if _, _, err := runRef(t, "benchmark", "-n", "4", "-seed", "12", "-t", "151", "-concurrency", "2", "-duplicate", "-record", dir, "eva", "noisy-eva"); err != nil {
+			t.Fatal(err)
+		}
+		for n := 1; n <= 4; n++ {
+			b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("match-%04d.jsonl", n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[i] = append(files[i], b...)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Error("two runs with the same seed wrote different records")
+	}
+}
