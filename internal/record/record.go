@@ -70,97 +70,86 @@ func (c *Card) UnmarshalText(b []byte) error {
 	return fmt.Errorf("bad card %q (rank 789TJQKA, suit CDHS, as in JH)", b)
 }
 
+// enumText writes the n-valued enum v by its engine name.
+func enumText[T ~uint8](v T, n int, name func(T) string, what string) ([]byte, error) {
+	if int(v) >= n {
+		return nil, fmt.Errorf("record: %s %d out of range", what, uint8(v))
+	}
+	return []byte(name(v)), nil
+}
+
+// parseEnum reads an enum written by enumText: exactly the engine's name
+// (a record is written by this package, not by hand).
+func parseEnum[T ~uint8](b []byte, n int, name func(T) string, what string) (T, error) {
+	for v := range n {
+		if string(b) == name(T(v)) {
+			return T(v), nil
+		}
+	}
+	return 0, fmt.Errorf("bad %s %q", what, b)
+}
+
 // Seat is a seat written by name (Bottom, Left, Top, Right).
 type Seat giretra.Position
 
-func (s Seat) MarshalText() ([]byte, error) {
-	if s > 3 {
-		return nil, fmt.Errorf("record: seat %d out of range", uint8(s))
-	}
-	return []byte(giretra.Position(s).String()), nil
+func seatName(s Seat) string { return giretra.Position(s).String() }
+
+func (s Seat) MarshalText() ([]byte, error) { return enumText(s, 4, seatName, "seat") }
+
+func (s *Seat) UnmarshalText(b []byte) (err error) {
+	*s, err = parseEnum(b, 4, seatName, "seat")
+	return err
 }
 
-func (s *Seat) UnmarshalText(b []byte) error {
-	p, ok := giretra.ParsePosition(string(b))
-	if !ok {
-		return fmt.Errorf("bad seat %q", b)
-	}
-	*s = Seat(p)
-	return nil
-}
-
-// Mode is a game mode written by name.
+// Mode is a game mode written by name (ColourClubs … AllTrumps).
 type Mode giretra.Mode
 
-func (m Mode) MarshalText() ([]byte, error) {
-	if m > Mode(giretra.AllTrumps) {
-		return nil, fmt.Errorf("record: mode %d out of range", uint8(m))
-	}
-	return []byte(giretra.Mode(m).String()), nil
-}
+func modeName(m Mode) string { return giretra.Mode(m).String() }
 
-func (m *Mode) UnmarshalText(b []byte) error {
-	v, ok := giretra.ParseMode(string(b))
-	if !ok {
-		return fmt.Errorf("bad mode %q", b)
-	}
-	*m = Mode(v)
-	return nil
+func (m Mode) MarshalText() ([]byte, error) { return enumText(m, 6, modeName, "mode") }
+
+func (m *Mode) UnmarshalText(b []byte) (err error) {
+	*m, err = parseEnum(b, 6, modeName, "mode")
+	return err
 }
 
 // Multiplier is Normal, Doubled or Redoubled.
 type Multiplier giretra.Multiplier
 
-func (m Multiplier) MarshalText() ([]byte, error) { return []byte(giretra.Multiplier(m).String()), nil }
+func multiplierName(m Multiplier) string { return giretra.Multiplier(m).String() }
 
-func (m *Multiplier) UnmarshalText(b []byte) error {
-	v, ok := giretra.ParseMultiplier(string(b))
-	if !ok || strings.EqualFold(string(b), "none") {
-		return fmt.Errorf("bad multiplier %q", b)
-	}
-	*m = Multiplier(v)
-	return nil
+func (m Multiplier) MarshalText() ([]byte, error) {
+	return enumText(m, 3, multiplierName, "multiplier")
+}
+
+func (m *Multiplier) UnmarshalText(b []byte) (err error) {
+	*m, err = parseEnum(b, 3, multiplierName, "multiplier")
+	return err
 }
 
 // Team is Team1 or Team2.
 type Team giretra.Team
 
-func (t Team) MarshalText() ([]byte, error) {
-	if t > 1 {
-		return nil, fmt.Errorf("record: team %d out of range", uint8(t))
-	}
-	return []byte(giretra.Team(t).String()), nil
-}
+func teamName(t Team) string { return giretra.Team(t).String() }
 
-func (t *Team) UnmarshalText(b []byte) error {
-	v, ok := giretra.ParseTeam(string(b))
-	if !ok {
-		return fmt.Errorf("bad team %q", b)
-	}
-	*t = Team(v)
-	return nil
+func (t Team) MarshalText() ([]byte, error) { return enumText(t, 2, teamName, "team") }
+
+func (t *Team) UnmarshalText(b []byte) (err error) {
+	*t, err = parseEnum(b, 2, teamName, "team")
+	return err
 }
 
 // ActionType is a negotiation action's type (Announcement, Accept, Double,
 // Redouble).
 type ActionType giretra.ActionType
 
-func (a ActionType) MarshalText() ([]byte, error) {
-	if a > ActionType(giretra.Redouble) {
-		return nil, fmt.Errorf("record: action type %d out of range", uint8(a))
-	}
-	return []byte(giretra.ActionType(a).String()), nil
-}
+func actionName(a ActionType) string { return giretra.ActionType(a).String() }
 
-func (a *ActionType) UnmarshalText(b []byte) error {
-	// Only the engine's names: a record is written by this package.
-	for t := giretra.Announce; t <= giretra.Redouble; t++ {
-		if string(b) == t.String() {
-			*a = ActionType(t)
-			return nil
-		}
-	}
-	return fmt.Errorf("bad action type %q", b)
+func (a ActionType) MarshalText() ([]byte, error) { return enumText(a, 4, actionName, "action type") }
+
+func (a *ActionType) UnmarshalText(b []byte) (err error) {
+	*a, err = parseEnum(b, 4, actionName, "action type")
+	return err
 }
 
 // Header is the first line of a record.

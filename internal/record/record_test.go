@@ -132,9 +132,11 @@ func TestReadErrors(t *testing.T) {
 		{"unknown field", replace(0, `"version":1`, `"version":1,"x":2`), "unknown field"},
 		{"future version", replace(0, `"version":1`, `"version":9`), "format version 9"},
 		{"bad card", replace(trick, `"cards":["`, `"cards":["1X","`), "bad card"},
-		{"three cards", replace(trick, `"],"winner"`, `","XX"],"winner"`), "bad card"},
+		{"bad fifth card", replace(trick, `"],"winner"`, `","XX"],"winner"`), "bad card"},
 		{"five cards", replace(trick, `"],"winner"`, `","7C"],"winner"`), "of 5 cards"},
 		{"after end", good + "\n" + lines[1], "after the end"},
+		{"bad seat", replace(find(TypeDeal), `"dealer":"`, `"dealer":"x`), "bad seat"},
+		{"lower-case mode", replace(find(TypeContract), `"mode":"`, `"mode":"x`), "bad mode"},
 		{"deal gap", replace(find(TypeDeal), `"deal":1`, `"deal":2`), "deal 2 after 0 deals"},
 		{"cut range", replace(cut, `"position":`, `"position":99,"x":`), "unknown field"},
 	}
