@@ -132,8 +132,10 @@ func TestRecordShowReport(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "rec")
+	// The bot holds one seat of its team (-partner): half the HTTP calls,
+	// and the records of a mixed team.
 	rep, err := validateJSON(t, "-n", "20", "-seed", "7", "-concurrency", "2", "-seats", "alternate", "-record", rec,
-		"-notify", "deal-started,match-ended", srv.URL)
+		"-notify", "deal-started,match-ended", "-partner", "eva", srv.URL)
 	if err != nil || rep.Completed != 20 {
 		t.Fatalf("validate: %v, %+v", err, rep)
 	}
@@ -149,13 +151,13 @@ func TestRecordShowReport(t *testing.T) {
 		// The bot's seats are the subject's, their calls recorded with
 		// the request exactly as the bot received it.
 		team := giretra.Team(m.Header.SubjectTeam)
-		if m.Header.Players[team] != srv.URL || !m.Header.HTTP[team] || m.Header.HTTP[team.Other()] {
+		if m.Header.Players[team] != srv.URL || !m.Header.HTTP[team] || m.Header.HTTP[team.Other()] || m.Header.Players[team+2] != "eva" {
 			t.Errorf("record %d: players %v http %v", i, m.Header.Players, m.Header.HTTP)
 		}
 		deals += len(m.Deals)
 		for _, c := range m.Calls {
 			calls++
-			if giretra.Position(c.Seat).Team() != team || c.MS < 0 {
+			if giretra.Position(c.Seat) != giretra.Position(team) || c.MS < 0 {
 				t.Fatalf("call %+v", c)
 			}
 			if c.Kind != record.KindNotification && (len(c.Request) == 0 || len(c.Answer) == 0) {
@@ -374,7 +376,7 @@ func TestRecordSeedDialect(t *testing.T) {
 	srv := httptest.NewServer(bot)
 	defer srv.Close()
 	rec := t.TempDir()
-	if _, err := validateJSON(t, "-n", "3", "-seed", "6", "-dialect", "seed", "-record", rec, srv.URL); err != nil {
+	if _, err := validateJSON(t, "-n", "2", "-seed", "6", "-dialect", "seed", "-notify", "deal-started", "-record", rec, srv.URL); err != nil {
 		t.Fatal(err)
 	}
 	ms, err := record.ReadDir(rec)
