@@ -235,7 +235,7 @@ func (rep *benchReport) print(w io.Writer) {
 	fmt.Fprintf(w, "p-value    %.3g vs 50%%, %s\n", rep.PValue, rep.Significance)
 	if d := rep.Duplicate; d != nil {
 		fmt.Fprintf(w, "Duplicate  %d deal sequences, each played twice with seats swapped and the same cuts (paired 95%% intervals)\n", d.Pairs)
-		fmt.Fprintf(w, "           win rate %s − %s %+.3f [%+.3f, %+.3f]; match points per deal %+.2f [%+.2f, %+.2f]\n",
+		fmt.Fprintf(w, "           %s − %s: win rate %+.3f [%+.3f, %+.3f]; margin per deal (match points scored − conceded) %+.2f [%+.2f, %+.2f]\n",
 			rep.A, rep.B, d.WinDiff.Mean, d.WinDiff.Lo, d.WinDiff.Hi, d.PointsDiff.Mean, d.PointsDiff.Lo, d.PointsDiff.Hi)
 	}
 	if rep.AMatchesAsTeam1 > 0 && rep.AMatchesAsTeam1 < rep.Played {

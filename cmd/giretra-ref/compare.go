@@ -249,7 +249,7 @@ func (rep *compareReport) print(w io.Writer) {
 	fmt.Fprintf(w, "Win rate     candidate %d/%d = %.1f%% [%.1f%% – %.1f%%], baseline %d/%d = %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n",
 		rep.CandidateWins, rep.CandidateOf, pct(rep.CandidateWins, rep.CandidateOf), 100*cl, 100*ch,
 		rep.BaselineWins, rep.BaselineOf, pct(rep.BaselineWins, rep.BaselineOf), 100*bl, 100*bh)
-	fmt.Fprintf(w, "Difference   win rate %+.3f [%+.3f, %+.3f], match points per deal %+.2f [%+.2f, %+.2f] (paired by deal sequence, 95%%)\n",
+	fmt.Fprintf(w, "Difference   win rate %+.3f [%+.3f, %+.3f], margin per deal (match points scored − conceded) %+.2f [%+.2f, %+.2f] (paired by deal sequence, 95%%)\n",
 		d.WinDiff.Mean, d.WinDiff.Lo, d.WinDiff.Hi, d.PointsDiff.Mean, d.PointsDiff.Lo, d.PointsDiff.Hi)
 	fmt.Fprintf(w, "Sequential   log LR better (0 vs +%.3g) %+.2f, worse (0 vs −%.3g) %+.2f; bounds ±%.2f\n\n",
 		rep.Margin, rep.LLRBetter, rep.Margin, rep.LLRWorse, rep.Bound)
