@@ -128,11 +128,15 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	// The win-probability tables of the engine's usual targets take a
 	// fraction of a second each: build them now rather than in a match's
-	// first decision.
+	// first decision. run waits for them before returning, so no goroutine
+	// outlives the server.
+	warmed := make(chan struct{})
 	go func() {
+		defer close(warmed)
 		search.Wins(151)
 		search.Wins(500)
 	}()
+	defer func() { <-warmed }()
 	reg := prometheus.NewRegistry()
 	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },
