@@ -183,6 +183,14 @@ type MatchConfig struct {
 	Notify func(s Position, k EventKind) bool
 	// MaxDeals stops a match that runs too long (0: 1000).
 	MaxDeals int
+	// Deal, when set, sees each deal's full hands (all eight cards of each
+	// seat) before the bidding: for measurements that give a player the
+	// true deal, never for play.
+	Deal func(dealer Position, hands [4]Set)
+	// Cut, when set, replaces the players' cuts (each is still asked):
+	// two matches on the same deck seed then deal the same cards, as a
+	// duplicate comparison needs.
+	Cut func(deal int) Cut
 }
 
 // IllegalError is a decision outside the offered options.

@@ -368,3 +368,34 @@ func BenchmarkLegalPlays(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestCutAndDealHooks: with MatchConfig.Cut, two matches on the same deck
+// seed deal the same hands whatever the players (a duplicate comparison),
+// and Deal sees every deal's full hands before the bidding.
+func TestCutAndDealHooks(t *testing.T) {
+	deals := func(playerSeed uint64) [][4]Set {
+		var seen [][4]Set
+		var ps [4]Player
+		for i := range ps {
+			ps[i] = randomPlayer{rand.New(rand.NewPCG(playerSeed, uint64(i)))}
+		}
+		cfg := MatchConfig{TargetScore: 151, FirstDealer: Right,
+			Cut:  func(deal int) Cut { return Cut{Position: 6 + deal%21, FromTop: true} },
+			Deal: func(_ Position, hands [4]Set) { seen = append(seen, hands) }}
+		if _, err := RunMatch(context.Background(), ps, cfg, rand.New(rand.NewPCG(42, 1)), nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range seen {
+			if h[0]|h[1]|h[2]|h[3] != FullDeck || h[0].Count()+h[1].Count()+h[2].Count()+h[3].Count() != 32 {
+				t.Fatalf("Deal saw %v, not a full deal", h)
+			}
+		}
+		return seen
+	}
+	a, b := deals(1), deals(2)
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			t.Fatalf("deal %d differs between players: %v vs %v", i, a[i], b[i])
+		}
+	}
+}

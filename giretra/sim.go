@@ -71,8 +71,16 @@ func playDeal(ctx context.Context, players [4]Player, cfg MatchConfig, rng *rand
 	if !cut.Valid() {
 		return ms, &IllegalError{Seat: cutter, Kind: "Cut", Detail: fmt.Sprintf("position %d outside 6..26", cut.Position)}
 	}
+	if cfg.Cut != nil {
+		cut = cfg.Cut(len(ms.Deals))
+	}
 	deck = CutDeck(deck, cut)
 	hands, next := DealFirst(&deck, dealer)
+	if cfg.Deal != nil {
+		full := hands
+		DealRest(&deck, dealer, &full, next)
+		cfg.Deal(dealer, full)
+	}
 
 	neg := Negotiation{Dealer: dealer}
 	bid := NewBidding(dealer)

@@ -29,6 +29,11 @@ func TestRepositoryMeta(t *testing.T) {
 	if !slices.Contains(m.Notifications, "negotiation-completed") {
 		t.Error("negotiation-completed must be subscribed: choose-card does not say who announced")
 	}
+	// The seat models learn how each player plays from the whole deal,
+	// which only deal-ended shows (the last trick comes after our last card).
+	if !slices.Contains(m.Notifications, "deal-ended") {
+		t.Error("deal-ended must be subscribed: the behaviour models learn from it")
+	}
 }
 
 func TestParse(t *testing.T) {

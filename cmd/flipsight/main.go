@@ -14,7 +14,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"log/slog"
 	"net/http"
@@ -24,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/flipsight"
 	"github.com/botarena/gamebot/othello/jsonline"

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"log/slog"
 	"net"
@@ -21,6 +20,8 @@ import (
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/search"
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/server"
 	"github.com/prometheus/client_golang/prometheus"
@@ -125,6 +126,17 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	if cfg.budget < 0 {
 		botCfg = bot.Config{Fast: true}
 	}
+	// The win-probability tables of the engine's usual targets take a
+	// fraction of a second each: build them now rather than in a match's
+	// first decision. run waits for them before returning, so no goroutine
+	// outlives the server.
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		search.Wins(151)
+		search.Wins(500)
+	}()
+	defer func() { <-warmed }()
 	reg := prometheus.NewRegistry()
 	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },

@@ -47,6 +47,8 @@ type sideTiming struct {
 type benchReport struct {
 	A               string         `json:"a"`
 	B               string         `json:"b"`
+	Partner         string         `json:"partner,omitempty"`
+	Duplicate       *paired        `json:"duplicate,omitempty"`
 	Matches         int            `json:"matches"`
 	Played          int            `json:"played"`
 	Target          int            `json:"targetScore"`
@@ -62,6 +64,8 @@ type benchReport struct {
 	PValue          float64        `json:"pValue"`
 	Significance    string         `json:"significance"`
 	K               float64        `json:"eloK"`
+	EloAInit        float64        `json:"eloAInitial"`
+	EloBInit        float64        `json:"eloBInitial"`
 	EloA            float64        `json:"eloA"`
 	EloB            float64        `json:"eloB"`
 	EloAMin         float64        `json:"eloAMin"`
@@ -81,10 +85,13 @@ type benchReport struct {
 	DurationSeconds float64        `json:"durationSeconds"`
 }
 
-func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, dialect string, k float64, took time.Duration) *benchReport {
+func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *options, took time.Duration) *benchReport {
 	rep := &benchReport{A: a.name, B: b.name, Matches: p.matches, Target: p.target, Sweep: p.sweep, Seed: p.seed,
-		Seats: p.seats, Dialect: dialect, K: k, EloA: 1200, EloB: 1200, EloAMin: 1200, EloAMax: 1200,
-		DurationSeconds: math.Round(took.Seconds()*100) / 100}
+		Seats: p.seats, Dialect: o.dialectName, K: o.eloK, EloAInit: o.elo1, EloBInit: o.elo2, EloA: o.elo1, EloB: o.elo2,
+		EloAMin: o.elo1, EloAMax: o.elo1, DurationSeconds: math.Round(took.Seconds()*100) / 100}
+	if p.fixCuts {
+		rep.Duplicate = pairedOf(pairUnits(recs))
+	}
 	// Announcer stats: [family][side] announced, won; families Colour, NoTrumps, AllTrumps.
 	var ann, won [3][2]int
 	family := func(m giretra.Mode) int {
@@ -125,7 +132,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, dialect string, 
 		if aWon {
 			score = 1
 		}
-		rep.EloA, rep.EloB = stats.EloUpdate(rep.EloA, rep.EloB, score, k)
+		rep.EloA, rep.EloB = stats.EloUpdate(rep.EloA, rep.EloB, score, o.eloK)
 		rep.EloAMin, rep.EloAMax = min(rep.EloAMin, rep.EloA), max(rep.EloAMax, rep.EloA)
 		for _, d := range r.Result.Final.Deals {
 			rep.Deals++
@@ -212,6 +219,9 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, dialect string, 
 
 func (rep *benchReport) print(w io.Writer) {
 	fmt.Fprintf(w, "Benchmark %s vs %s\n", rep.A, rep.B)
+	if rep.Partner != "" {
+		fmt.Fprintf(w, "  %s partnered with %s\n", rep.A, rep.Partner)
+	}
 	fmt.Fprintf(w, "  %d/%d matches, target %d, Colour sweep %s, seed %d, seats %s, dialect %s, %.1fs\n\n",
 		rep.Played, rep.Matches, rep.Target, sweepText(rep.Sweep), rep.Seed, rep.Seats, rep.Dialect, rep.DurationSeconds)
 	if rep.Aborted != "" {
@@ -223,11 +233,16 @@ func (rep *benchReport) print(w io.Writer) {
 	fmt.Fprintf(w, "Wins       %s %d, %s %d\n", rep.A, rep.AWins, rep.B, rep.BWins)
 	fmt.Fprintf(w, "Win rate   %s %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n", rep.A, 100*rep.WinRate, 100*rep.CILow, 100*rep.CIHigh)
 	fmt.Fprintf(w, "p-value    %.3g vs 50%%, %s\n", rep.PValue, rep.Significance)
+	if d := rep.Duplicate; d != nil {
+		fmt.Fprintf(w, "Duplicate  %d deal sequences, each played twice with seats swapped and the same cuts (paired 95%% intervals)\n", d.Pairs)
+		fmt.Fprintf(w, "           %s − %s: win rate %+.3f [%+.3f, %+.3f]; margin per deal (match points scored − conceded) %+.2f [%+.2f, %+.2f]\n",
+			rep.A, rep.B, d.WinDiff.Mean, d.WinDiff.Lo, d.WinDiff.Hi, d.PointsDiff.Mean, d.PointsDiff.Lo, d.PointsDiff.Hi)
+	}
 	if rep.AMatchesAsTeam1 > 0 && rep.AMatchesAsTeam1 < rep.Played {
 		fmt.Fprintf(w, "By seat    %s as Team1 %d/%d, as Team2 %d/%d\n", rep.A, rep.AWinsAsTeam1, rep.AMatchesAsTeam1,
 			rep.AWins-rep.AWinsAsTeam1, rep.Played-rep.AMatchesAsTeam1)
 	}
-	fmt.Fprintf(w, "Elo        %s %.0f (min %.0f, max %.0f), %s %.0f  (K=%g, both from 1200)\n", rep.A, rep.EloA, rep.EloAMin, rep.EloAMax, rep.B, rep.EloB, rep.K)
+	fmt.Fprintf(w, "Elo        %s %.0f (min %.0f, max %.0f), %s %.0f  (K=%g, from %.0f and %.0f)\n", rep.A, rep.EloA, rep.EloAMin, rep.EloAMax, rep.B, rep.EloB, rep.K, rep.EloAInit, rep.EloBInit)
 	if rep.AdjustedEloA != nil {
 		fmt.Fprintf(w, "Adjusted   %s %.0f, %s %.0f  (random = 1000)\n", rep.A, *rep.AdjustedEloA, rep.B, *rep.AdjustedEloB)
 	}
@@ -263,35 +278,39 @@ func sweepText(n int) string {
 }
 
 func runBenchmark(ctx context.Context, o *options, env *runEnv) error {
-	if len(o.args) != 2 {
-		return usageErr("benchmark needs two bots (URL, folder or agent name each)")
+	if len(o.args) > 2 {
+		return usageErr("benchmark takes at most two bots (URL, folder or agent name each)")
 	}
-	a, b, err := o.openSides(ctx, o.args[0], o.args[1], env.stderr)
+	// giretra-manage's defaults: DeterministicPlayer vs CalculatingPlayer.
+	specs := []string{"DeterministicPlayer", "CalculatingPlayer"}
+	copy(specs, o.args)
+	if err := prepareRecordDir(o.recordDir); err != nil {
+		return err
+	}
+	a, b, partner, err := o.openSides(ctx, specs[0], specs[1], env.stderr)
 	if err != nil {
 		return err
 	}
 	defer a.close()
 	defer b.close()
-	p := o.plan()
+	defer partner.close()
+	p := o.plan("benchmark")
 	p.abortOnErr = true
+	p.fixCuts = o.duplicate
 	start := time.Now()
 	bar := newProgress(env, o, p.matches)
-	recs := playAll(ctx, p, a, b, bar.update)
+	recs := playAll(ctx, p, p.layoutAll(a, b, partner), bar.update)
 	bar.finish()
-	rep := buildBenchReport(p, a, b, recs, o.dialectName, o.eloK, time.Since(start))
+	rep := buildBenchReport(p, a, b, recs, o, time.Since(start))
+	if partner != nil {
+		rep.Partner = partner.name
+	}
 	rep.Interrupted = ctx.Err() != nil
-	if o.json {
-		if err := writeJSON(env.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.print(env.stdout)
+	if err := emit(o, env, rep, rep.print); err != nil {
+		return err
 	}
-	switch {
-	case rep.Aborted != "":
-		return errFailed
-	case rep.Interrupted:
-		return fmt.Errorf("interrupted: %w", ctx.Err())
+	if err := ending(ctx, rep.Aborted != ""); err != nil {
+		return err
 	}
-	return nil
+	return recordError(recs)
 }

@@ -1,15 +1,24 @@
 // Command giretra-ref is a local Giretra referee: it plays full matches
 // exactly as the Giretra engine does (call order, payloads, timeouts,
 // bot.meta.json launch) between bot servers and in-process opponents
-// modelled on the engine's agents, to validate a bot and measure it.
+// modelled on the engine's agents, to validate a bot and measure it. It
+// takes giretra-manage's commands as the engine's documentation spells
+// them, and adds game records, their replay, an HTML report and a
+// regression gate:
 //
-//	giretra-ref validate [flags] <bot>
-//	giretra-ref benchmark [flags] <bot-a> <bot-b>
+//	giretra-ref validate <bot> [flags]
+//	giretra-ref benchmark [bot-a] [bot-b] [flags]
+//	giretra-ref swiss [bots…] [flags]
+//	giretra-ref compare -baseline A -candidate B [opponents…] [flags]
+//	giretra-ref show <record> [-match N] [-deal N]
+//	giretra-ref report <record folder> -o report.html
 //
 // A bot is an http(s) URL of a running server, a folder holding a
-// bot.meta.json (launched like the engine launches it), or one of the
-// in-process agents random, calculating and eva. Run "giretra-ref help"
-// for the flags.
+// bot.meta.json (launched like the engine launches it), an engine agent
+// (RandomPlayer, CalculatingPlayer, DeterministicPlayer or their display
+// names), one of our in-process agents (random, calculating, eva,
+// noisy-eva), or a bot of external-bots/ by name. Run "giretra-ref help"
+// for more.
 package main
 
 import (

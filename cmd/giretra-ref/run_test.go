@@ -362,7 +362,8 @@ func TestBenchmarkBotVsBotAborts(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{}, {"bogus"}, {"validate"}, {"validate", "a", "b"}, {"benchmark", "eva"},
+		{}, {"bogus"}, {"validate"}, {"validate", "a", "b"}, {"benchmark", "eva", "random", "eva"},
+		{"validate", "NoSuchAgent"}, {"compare", "-baseline", "eva"}, {"show"}, {"report"},
 		{"validate", "-seats", "middle", "eva"}, {"validate", "-dialect", "x", "eva"},
 		{"validate", "/no/such/folder"},
 	} {
@@ -371,7 +372,7 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%v: err %v, want a usage error", args, err)
 		}
 	}
-	if out, _, err := runRef(t, "help"); err != nil || !strings.Contains(out, "-concurrency") {
+	if out, _, err := runRef(t, "help"); err != nil || !strings.Contains(out, "swiss") {
 		t.Errorf("help: %v %q", err, out)
 	}
 }

@@ -39,6 +39,7 @@ type testBot struct {
 	conns    map[string]bool
 	deletes  int
 	calls    int
+	bodies   []string // decision request bodies as received
 }
 
 type botSession struct {
@@ -116,6 +117,9 @@ func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.calls = append(s.calls, endpoint)
 	b.calls++
+	if strings.HasPrefix(endpoint, "choose-") {
+		b.bodies = append(b.bodies, string(body))
+	}
 	if b.fault != nil {
 		if status, ans, handled := b.fault(endpoint, s, len(s.calls)); handled {
 			w.WriteHeader(status)
@@ -193,7 +197,11 @@ func serveTestBot() {
 			}
 		}
 	}()
-	bot := newTestBot("random")
+	agent := os.Getenv("TESTBOT_AGENT")
+	if agent == "" {
+		agent = "random"
+	}
+	bot := newTestBot(agent)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))

@@ -92,6 +92,7 @@ func computeTrend(recs []*matchRecord, matches, sideIdx int) []trendEntry {
 type validateReport struct {
 	Bot                  string        `json:"bot"`
 	Opponent             string        `json:"opponent"`
+	Partner              string        `json:"partner,omitempty"`
 	Matches              int           `json:"matches"`
 	Target               int           `json:"targetScore"`
 	Seed                 int64         `json:"seed"`
@@ -176,16 +177,17 @@ func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect strin
 // decks, and the bot's decisions are compared. As in the engine the bot's
 // session seeds keep counting (S+2N…, then S+4N…), so a bot whose choices
 // depend on the seed value fails, one that is a function of the game passes.
-func determinism(ctx context.Context, p *plan, a *side) []string {
+func determinism(ctx context.Context, p *plan, a, partner *side) []string {
 	opp := &side{agent: "random", name: "random"}
 	var runs [2][]string
 	for k := range runs {
 		q := *p
-		q.record, q.limitMS, q.abortOnErr = true, 0, false
+		q.keep, q.limitMS, q.abortOnErr, q.recordDir = true, 0, false, ""
+		q.deckSeed = p.seed + 50000 // seeded even with --shuffle false, as the engine's check
 		q.aSeedShift = int64(2 * p.matches * (k + 1))
 		bs := p.seed + 99999
 		q.bSeed = &bs
-		for _, r := range playAll(ctx, &q, a, opp, nil) {
+		for _, r := range playAll(ctx, &q, q.layoutAll(a, opp, partner), nil) {
 			if r != nil {
 				runs[k] = append(runs[k], r.Decisions...)
 			}
@@ -216,6 +218,9 @@ func printTiming(w io.Writer, stats []timingStats) {
 
 func (rep *validateReport) print(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "Validation of %s against %s\n", rep.Bot, rep.Opponent)
+	if rep.Partner != "" {
+		fmt.Fprintf(w, "  partnered with %s (the bot plays one seat of its team)\n", rep.Partner)
+	}
 	fmt.Fprintf(w, "  %d matches, target %d, seed %d, seats %s, dialect %s, %.1fs\n\n",
 		rep.Matches, rep.Target, rep.Seed, rep.Seats, rep.Dialect, rep.DurationSeconds)
 	fmt.Fprintf(w, "Matches    %d completed, %d crashed, %d deals\n", rep.Completed, rep.Crashed, rep.Deals)
@@ -284,20 +289,27 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	if len(o.args) != 1 {
 		return usageErr("validate needs exactly one bot (URL, folder or agent name)")
 	}
-	a, b, err := o.openSides(ctx, o.args[0], o.opponent, env.stderr)
+	if err := prepareRecordDir(o.recordDir); err != nil {
+		return err
+	}
+	a, b, partner, err := o.openSides(ctx, o.args[0], o.opponent, env.stderr)
 	if err != nil {
 		return err
 	}
 	defer a.close()
 	defer b.close()
-	p := o.plan()
+	defer partner.close()
+	p := o.plan("validate")
 	start := time.Now()
 	bar := newProgress(env, o, p.matches)
-	recs := playAll(ctx, p, a, b, bar.update)
+	recs := playAll(ctx, p, p.layoutAll(a, b, partner), bar.update)
 	bar.finish()
 	rep := buildValidateReport(p, a, b, recs, o.dialectName, time.Since(start))
+	if partner != nil {
+		rep.Partner = partner.name
+	}
 	if o.determinism && ctx.Err() == nil {
-		if m := determinism(ctx, p, a); ctx.Err() == nil {
+		if m := determinism(ctx, p, a, partner); ctx.Err() == nil {
 			// An interrupted replay would compare runs of unequal length.
 			rep.DeterminismChecked, rep.DeterminismMismatch = true, m
 		}
@@ -305,18 +317,11 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	}
 	rep.Interrupted = ctx.Err() != nil
 	rep.Pass = !rep.failed() && !rep.Interrupted
-	if o.json {
-		if err := writeJSON(env.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.print(env.stdout, o.verbose)
+	if err := emit(o, env, rep, func(w io.Writer) { rep.print(w, o.verbose) }); err != nil {
+		return err
 	}
-	switch {
-	case rep.failed():
-		return errFailed
-	case rep.Interrupted:
-		return fmt.Errorf("interrupted: %w", ctx.Err())
+	if err := ending(ctx, rep.failed()); err != nil {
+		return err
 	}
-	return nil
+	return recordError(recs)
 }

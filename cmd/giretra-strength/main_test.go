@@ -66,3 +66,43 @@ func TestBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicatePairsShareDeals: in a duplicate run, the two matches of a
+// pair are dealt the same cards (the same first deal's hands, seats
+// swapped), and the report counts pairs.
+func TestDuplicatePairsShareDeals(t *testing.T) {
+	out, stderr, err := runStrength(t.Context(), "-me", "calculating", "-opp", "random", "-n", "4", "-duplicate", "-seed", "5")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !regexp.MustCompile(`duplicate: 2 pairs: \d won, \d split, \d lost; .*margin per deal`).MatchString(out) {
+		t.Errorf("no duplicate summary:\n%s", out)
+	}
+}
+
+// TestOracleAndPartnerSpecs: the oracle players and a mixed team run.
+func TestOracleAndPartnerSpecs(t *testing.T) {
+	for _, args := range [][]string{
+		{"-me", "bot:fast:oracle=full", "-opp", "random"},
+		{"-me", "bot:effort=0.1:oracle=partner", "-opp", "random"},
+		{"-me", "bot:fast", "-partner", "eva", "-opp", "noisy-eva"},
+	} {
+		out, stderr, err := runStrength(t.Context(), append(args, "-n", "2", "-seed", "9")...)
+		if err != nil || !strings.Contains(out, "2 matches (0 errors)") {
+			t.Errorf("%v: %v\n%s%s", args, err, out, stderr)
+		}
+	}
+}
+
+// TestBaselinePairs: -baseline plays the other player on the same deals
+// and reports the paired difference; a player against itself differs by
+// nothing.
+func TestBaselinePairs(t *testing.T) {
+	out, stderr, err := runStrength(t.Context(), "-me", "calculating", "-baseline", "calculating", "-opp", "random", "-n", "4", "-duplicate", "-seed", "8")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "paired calculating − calculating over 2 pairs on the same deals: wins +0.0% [+0.0, +0.0], margin per deal +0.00 [+0.00, +0.00]") {
+		t.Errorf("paired report:\n%s", out)
+	}
+}

@@ -18,8 +18,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/botarena/gamebot/internal/cli"
-	"github.com/botarena/gamebot/internal/middeal"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -34,7 +32,9 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/internal/middeal"
 )
 
 func main() { cli.Main("loadtest", run) }

@@ -10,12 +10,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"log/slog"
 	"os"
 	"time"
 
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
 )

@@ -26,13 +26,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/botarena/gamebot/internal/cli"
 	"io"
 	"math/rand/v2"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/train"
 )

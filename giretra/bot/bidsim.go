@@ -87,18 +87,27 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 		k.Count[p] = 8
 	}
 	k.AddBiddingHints(v.Negotiation)
+	b.reveal(&k)
 	team := v.Seat.Team()
-	ms := matchScore(v.Match, team)
+	ms := b.matchScore(v.Match, team)
 	n := int(bidSamples * b.cfg.Effort)
 	deadline := time.Now().Add(b.cfg.Budget)
 	rng := rand.New(rand.NewPCG(b.bidSeed(v), 0xbb67ae85))
+	sample := func(h *[4]giretra.Set) bool { return k.Sample(rng, h) }
+	if !b.cfg.NoInference && v.Match != nil { // b.mu is held
+		b.steps = bidStepsOf(v.Seat, v.Negotiation, b.steps)
+		ev := evidence{self: v.Seat, bids: b.steps, match: v.Match}
+		if rs := b.newResampler(&k, rng, n, &ev); rs != nil {
+			sample = rs.deal
+		}
+	}
 	done := 0
 	var hands [4]giretra.Set
 	for done < n {
 		if ctx.Err() != nil || (done > 0 && time.Now().After(deadline)) {
 			break
 		}
-		if !k.Sample(rng, &hands) {
+		if !sample(&hands) {
 			break
 		}
 		hv := 0.0

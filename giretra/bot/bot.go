@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/search"
 )
 
 // DefaultBudget is the per-decision time budget of the zero Config. The
@@ -51,6 +52,55 @@ type Config struct {
 	// Effort scales the deterministic work limit of the search (samples
 	// and solver nodes); 0 means 1.0.
 	Effort float64
+	// Oracle shows the bot hands it cannot see, to measure what perfect
+	// inference would be worth (giretra-strength's oracle players). Never
+	// set in play.
+	Oracle *Oracle
+	// NoInference samples hidden hands from the rules alone, without
+	// weighing them by the other seats' behaviour (for comparisons).
+	NoInference bool
+	// LinearScore values deals by their points instead of by the chance of
+	// winning the match (search.MatchScore.Linear; for comparisons).
+	LinearScore bool
+}
+
+// Oracle reveals the true hands of a deal to a bot's sampling: the
+// partner's, the opponents', or all of them (then the bot's own cards to
+// come too).
+type Oracle struct {
+	// Deal returns the deal in play's hands, all eight cards of each seat.
+	Deal               func() (hands [4]giretra.Set, ok bool)
+	Partner, Opponents bool
+}
+
+// reveal fixes the hands the oracle shows in k: a revealed seat may hold
+// exactly its true cards not yet played.
+func (b *Bot) reveal(k *search.Knowledge) {
+	o := b.cfg.Oracle
+	if o == nil || o.Deal == nil {
+		return
+	}
+	hands, ok := o.Deal()
+	if !ok {
+		return
+	}
+	for p := range giretra.Position(4) {
+		switch {
+		case p == k.Seat:
+			if !o.Partner || !o.Opponents {
+				continue
+			}
+		case p == k.Seat.Partner():
+			if !o.Partner {
+				continue
+			}
+		default:
+			if !o.Opponents {
+				continue
+			}
+		}
+		k.Excl[p] = giretra.FullDeck &^ (hands[p] &^ k.PlayedBy[p])
+	}
 }
 
 // Bot is one seat's player. It is safe for concurrent use, though the
@@ -64,10 +114,17 @@ type Bot struct {
 	// negs keeps the latest negotiation seen for a deal: from the
 	// notification when sent, else from this seat's own bid requests.
 	negs map[int]negRecord
+	// bh models the other seats' play, learned from the deals that ended.
+	bh behaviour
+	// plays and steps are buffers for the cards and bids of the deal in
+	// play.
+	plays []play
+	steps []bidStep
 }
 
 type negRecord struct {
 	neg      giretra.Negotiation // own copy
+	match    giretra.MatchState  // the match before the deal
 	complete bool
 }
 
@@ -111,7 +168,7 @@ func (b *Bot) ChooseAction(ctx context.Context, v *giretra.BidView) (a giretra.A
 	if v.Negotiation != nil && v.Match != nil {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		b.rememberNeg(len(v.Match.Deals), v.Negotiation, false)
+		b.rememberNeg(len(v.Match.Deals), v.Negotiation, v.Match, false)
 	}
 	heur := chooseBid(v)
 	if b.cfg.Fast || len(v.Valid) < 2 {
@@ -149,9 +206,10 @@ func (b *Bot) ChooseCard(ctx context.Context, v *giretra.PlayView) (c giretra.Ca
 	return b.searchCard(ctx, v, pc), nil
 }
 
-// Notify records the contract of each deal (negotiation-completed); the
-// other events carry nothing the requests do not.
-func (b *Bot) Notify(_ context.Context, _ giretra.Position, e *giretra.Event) (err error) {
+// Notify records the contract of each deal (negotiation-completed) and,
+// at deal-ended, scores the other seats' play for the behaviour models;
+// the other events carry nothing the requests do not.
+func (b *Bot) Notify(_ context.Context, seat giretra.Position, e *giretra.Event) (err error) {
 	if e == nil || e.Match == nil {
 		return nil
 	}
@@ -160,11 +218,25 @@ func (b *Bot) Notify(_ context.Context, _ giretra.Position, e *giretra.Event) (e
 			err = giretra.NewPanicError(r)
 		}
 	}()
+	if e.Kind == giretra.DealEnded && e.Hand != nil && len(e.Hand.Completed) == 8 && !b.cfg.NoInference {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		d := len(e.Match.Deals) - 1
+		r, okNeg := b.negs[d]
+		ctr, okCtr := b.contracts[d]
+		if okNeg && okCtr && ctr.Mode == e.Hand.Mode {
+			log := dealLog{dealer: r.neg.Dealer, ctr: ctr, neg: &r.neg, match: &r.match}
+			b.plays = playsOf(e.Hand, b.plays)
+			log.plays = b.plays
+			b.bh.learn(seat, &log)
+		}
+		return nil
+	}
 	if e.Kind == giretra.NegotiationCompleted && e.Negotiation != nil {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		d := len(e.Match.Deals)
-		b.rememberNeg(d, e.Negotiation, true)
+		b.rememberNeg(d, e.Negotiation, e.Match, true)
 		if st, err := e.Negotiation.State(); err == nil {
 			if c, ok := st.Contract(); ok {
 				b.contracts[d] = c
@@ -176,11 +248,14 @@ func (b *Bot) Notify(_ context.Context, _ giretra.Position, e *giretra.Event) (e
 
 // rememberNeg keeps a copy of the negotiation of deal d and forgets old
 // deals so memory stays bounded. Caller holds mu.
-func (b *Bot) rememberNeg(d int, n *giretra.Negotiation, complete bool) {
+func (b *Bot) rememberNeg(d int, n *giretra.Negotiation, m *giretra.MatchState, complete bool) {
 	if old, ok := b.negs[d]; ok && old.complete && !complete {
 		return
 	}
-	b.negs[d] = negRecord{neg: giretra.Negotiation{Dealer: n.Dealer, Actions: append([]giretra.Action(nil), n.Actions...)}, complete: complete}
+	r := negRecord{neg: giretra.Negotiation{Dealer: n.Dealer, Actions: append([]giretra.Action(nil), n.Actions...)}, complete: complete}
+	r.match = *m
+	r.match.Deals = nil // the scores are what the bids depended on
+	b.negs[d] = r
 	// Older deals are done; later ones can only be left from an earlier
 	// match (a Bot reused across matches).
 	for k := range b.negs {

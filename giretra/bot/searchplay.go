@@ -49,7 +49,8 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 	}
 	k := pc.k
 	k.AddBiddingHints(pc.neg)
-	u := search.ContractUtilityIn(pc.ctr, v.Seat.Team(), sweepValue, perPoint, matchScore(v.Match, v.Seat.Team()))
+	b.reveal(&k)
+	u := search.ContractUtilityIn(pc.ctr, v.Seat.Team(), sweepValue, perPoint, b.matchScore(v.Match, v.Seat.Team()))
 	prm := search.Params{
 		Samples:    int(maxSamples * b.cfg.Effort),
 		MinSamples: minSamples,
@@ -57,6 +58,9 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 		Deadline:   time.Now().Add(b.cfg.Budget),
 	}
 	rng := rand.New(rand.NewPCG(b.seedFor(v), 0x6a09e667))
+	if rs := b.behaviourDeals(v, pc, &k, rng, prm.Samples); rs != nil {
+		prm.Deals = rs.deal
+	}
 	res, ok := search.Choose(ctx, &k, pc.valid, u, rng, prm, prior)
 	if !ok || !pc.valid.Has(res.Card) {
 		return prior
@@ -77,12 +81,12 @@ func (b *Bot) seedFor(v *giretra.PlayView) uint64 {
 	return stateSeed(parts...)
 }
 
-// matchScore is the match situation seen by team.
-func matchScore(m *giretra.MatchState, team giretra.Team) search.MatchScore {
+// matchScore is the match situation seen by team, valued as configured.
+func (b *Bot) matchScore(m *giretra.MatchState, team giretra.Team) search.MatchScore {
 	if m == nil {
-		return search.MatchScore{}
+		return search.MatchScore{Linear: b.cfg.LinearScore}
 	}
-	return search.MatchScore{Ours: m.Points[team], Theirs: m.Points[team.Other()], Target: m.TargetScore}
+	return search.MatchScore{Ours: m.Points[team], Theirs: m.Points[team.Other()], Target: m.TargetScore, Linear: b.cfg.LinearScore}
 }
 
 // rolloutCard chooses a card early in the deal, where exact solving is too
@@ -95,11 +99,16 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		return prior
 	}
 	k.AddBiddingHints(pc.neg)
+	b.reveal(&k)
 	team := v.Seat.Team()
-	ms := matchScore(v.Match, team)
+	ms := b.matchScore(v.Match, team)
 	n := int(rolloutSamples * b.cfg.Effort)
 	deadline := time.Now().Add(b.cfg.Budget)
 	rng := rand.New(rand.NewPCG(b.seedFor(v), 0x3c6ef372))
+	sample := func(h *[4]giretra.Set) bool { return k.Sample(rng, h) }
+	if rs := b.behaviourDeals(v, pc, &k, rng, n); rs != nil {
+		sample = rs.deal
+	}
 	var sum, dsum, dsq [32]float64
 	var hands [4]giretra.Set
 	buf := make([]giretra.Trick, 0, 8)
@@ -108,7 +117,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		if ctx.Err() != nil || (done > 0 && time.Now().After(deadline)) {
 			break
 		}
-		if !k.Sample(rng, &hands) {
+		if !sample(&hands) {
 			break
 		}
 		var x [32]float64
@@ -139,4 +148,19 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		}
 	}
 	return best
+}
+
+// behaviourDeals is the source of n deals weighed by the other seats'
+// bids and plays this deal, or nil to sample plainly (inference off,
+// nothing done yet by another seat, or weights that say nothing). The
+// caller holds b.mu.
+func (b *Bot) behaviourDeals(v *giretra.PlayView, pc *playCtx, k *search.Knowledge, rng *rand.Rand, n int) *resampler {
+	if b.cfg.NoInference || v.Match == nil {
+		return nil
+	}
+	b.plays = playsOf(v.State, b.plays)
+	d := dealLog{dealer: v.Match.Dealer, ctr: pc.ctr, neg: pc.neg, match: v.Match, plays: b.plays}
+	b.steps = bidStepsOf(v.Seat, pc.neg, b.steps)
+	ev := evidence{self: v.Seat, d: &d, playedBy: k.PlayedBy, bids: b.steps, match: v.Match}
+	return b.newResampler(k, rng, n, &ev)
 }

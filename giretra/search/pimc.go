@@ -31,28 +31,38 @@ type Utility struct {
 // utilities: our points, theirs, the target. The zero value ignores it.
 type MatchScore struct {
 	Ours, Theirs, Target int
+	// Linear values a deal by its points, plus or minus a fixed bonus
+	// when it ends the match, instead of by the chance of winning (the
+	// earlier model, kept for comparisons).
+	Linear bool
 }
 
-// matchWinValue is what winning (or losing) the match is worth in match
-// points of the deal.
-const matchWinValue = 80
+// linearWinValue is what ending the match is worth in the Linear model,
+// in match points of the deal.
+const linearWinValue = 80
 
 // DealValue is what a deal scoring ours/theirs match points is worth to
-// us: the difference, or a large bonus (penalty) when it ends the match in
-// our (their) favour.
+// us: with a target, the change it makes to our chance of winning the
+// match (WinTable), in match points at the start of a match; without
+// one, the difference.
 func (ms MatchScore) DealValue(ours, theirs int) float64 {
 	d := float64(ours - theirs)
 	if ms.Target <= 0 {
 		return d
+	}
+	if !ms.Linear {
+		if t := Wins(ms.Target); t != nil {
+			return t.Value([2]int{ms.Ours, ms.Theirs}, ours, theirs)
+		}
 	}
 	o, t := ms.Ours+ours, ms.Theirs+theirs
 	switch {
 	case o >= ms.Target && t >= ms.Target:
 		return d
 	case o >= ms.Target && o > t:
-		return matchWinValue + 0.25*d
+		return linearWinValue + 0.25*d
 	case t >= ms.Target && t > o:
-		return -matchWinValue + 0.25*d
+		return -linearWinValue + 0.25*d
 	}
 	return d
 }
@@ -119,6 +129,10 @@ type Params struct {
 	MinSamples int       // fewer completed samples: no answer
 	Nodes      int64     // solver nodes at most, all samples together
 	Deadline   time.Time // zero: none
+	// Deals, when set, supplies the sampled deals instead of k.Sample
+	// (a caller that weighs deals by behaviour and resamples them); it
+	// reports false when it has no more.
+	Deals func(hands *[4]giretra.Set) bool
 }
 
 // Result is the outcome of Choose.
@@ -163,7 +177,11 @@ func Choose(ctx context.Context, k *Knowledge, valid giretra.Set, u *Utility, rn
 		if !prm.Deadline.IsZero() && res.Samples > 0 && time.Now().After(prm.Deadline) {
 			break
 		}
-		if !k.Sample(rng, &hands) {
+		if prm.Deals != nil {
+			if !prm.Deals(&hands) {
+				break
+			}
+		} else if !k.Sample(rng, &hands) {
 			break
 		}
 		left := prm.Nodes - res.Nodes

@@ -76,9 +76,11 @@ func TestContractUtility(t *testing.T) {
 	if u.U[81] != 0 || u.U[82] != 16 || u.U[80] != -16 {
 		t.Errorf("defenders: %v %v %v", u.U[80], u.U[81], u.U[82])
 	}
-	// Match situation: a made contract that wins the match is worth more.
+	// Match situation: a made contract that wins the match is worth more
+	// than its points at the start of a match, and failing it less than
+	// making it.
 	u = ContractUtilityIn(c, giretra.Team1, 30, 0, MatchScore{Ours: 140, Theirs: 100, Target: 151})
-	if u.U[82] <= 16 || u.U[80] != -16 {
+	if u.U[82] <= 16 || u.U[80] >= 0 || -u.U[80] >= u.U[82] {
 		t.Errorf("match-winning contract: %v / %v", u.U[82], u.U[80])
 	}
 	// AllTrumps x1 is graded.

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// engineCheckout makes a Giretra checkout in a temporary folder (a .git
+// folder and external-bots/), its bots launching this test binary as a
+// bot server (TestMain), and moves the test into it. agent is what the
+// bots play.
+func engineCheckout(t *testing.T, agent string, bots ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bots {
+		name, display, _ := strings.Cut(b, "=")
+		dir := filepath.Join(root, "external-bots", name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]any{
+			"name":          name,
+			"notifications": []string{"deal-started", "negotiation-completed", "match-ended"},
+			"launch": map[string]any{
+				"fileName":             exe,
+				"startupTimeout":       20,
+				"environmentVariables": map[string]string{"GIRETRA_REF_TESTBOT": "1", "TESTBOT_AGENT": agent},
+			},
+		}
+		if display != "" {
+			m["displayName"] = display
+		}
+		js, _ := json.Marshal(m)
+		if err := os.WriteFile(filepath.Join(dir, "bot.meta.json"), js, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(root)
+	return root
+}
+
+// The command lines of the Giretra project's documentation and of
+// giretra-manage's own examples run as written, with giretra-ref in
+// place of giretra-manage, against bots in a temporary external-bots/.
+// Each line gets only shortening flags appended (-n, or -r and -t), which
+// Go's flag package lets override what the line says.
+func TestEngineCommandLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("launches bot processes")
+	}
+	lines := []struct {
+		line, source string
+	}{
+		// giretra-manage's help examples (Program.cs) and README.
+		{"benchmark", "Program.cs"},
+		{"benchmark MyBot CalculatingPlayer -n 500", "Program.cs, README"},
+		{"swiss", "Program.cs, website"},
+		{"swiss BotA BotB BotC --seed 42", "Program.cs, README"},
+		{"validate MyBot", "Program.cs"},
+		{"validate MyBot -d -v --timeout 200", "Program.cs, README"},
+		// The engine's CI (.github/workflows/validate-bots.yml).
+		{"validate my-bot -n 50 --seed 17", "validate-bots.yml"},
+		// Properties/launchSettings.json.
+		{"benchmark -n 1000", "launchSettings"},
+		{"benchmark -n 100 -s 42", "launchSettings"},
+		{"benchmark -n 500 --elo1 1300 --elo2 1100 -k 16", "launchSettings"},
+		{"benchmark random-node-bot Eva", "launchSettings"},
+		{"swiss -r 10", "launchSettings"},
+		{"swiss -r 50 -s 42", "launchSettings"},
+		{"swiss DeterministicPlayer CalculatingPlayer -r 100", "launchSettings"},
+		{"swiss -r 200 -k 16 --elo 1000", "launchSettings"},
+		{"swiss Eva random-node-bot random-python-bot", "launchSettings (less Baomijijy, a bot outside the repository)"},
+		// SWISS-EVALUATION.md.
+		{"swiss -r 200 -k 40 --k-min 4 --k-half-life 30", "SWISS-EVALUATION.md"},
+		// giretra.com: build-your-bot and publish-your-bot.
+		{"validate my-bot", "website"},
+		{"benchmark my-bot Kialasoa", "website"},
+		{"benchmark my-bot Razavavy", "website"},
+		{"benchmark my-bot Eva", "website"},
+		{"validate my-bot -n 500 -o Razavavy -d -v", "website"},
+		{"benchmark my-bot Razavavy -n 500", "website"},
+		{"swiss my-bot Kialasoa Razavavy Eva", "website"},
+		{"validate my-bot --timeout 200", "website"},
+		// Spectre's boolean flags take a value.
+		{"validate My\\ Bot --shuffle false", "giretra-manage's flag syntax, by DisplayName"},
+	}
+	// The bots the lines name; "swiss" alone plays every discovered bot,
+	// so those lines run in a checkout holding only my-bot (each launch
+	// costs a process start).
+	full := engineCheckout(t, "eva", "MyBot", "BotA", "BotB", "BotC", "my-bot=My Bot", "random-node-bot=Random Node Bot", "random-python-bot")
+	small := filepath.Join(t.TempDir(), "small")
+	for _, d := range []string{".git", "external-bots"} {
+		if err := os.MkdirAll(filepath.Join(small, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Rename(filepath.Join(full, "external-bots", "my-bot"), filepath.Join(small, "external-bots", "my-bot")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(small, "external-bots", "my-bot"), filepath.Join(full, "external-bots", "my-bot")); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		t.Run(l.line, func(t *testing.T) {
+			args := splitArgs(strings.ReplaceAll(l.line, `\ `, "\x00"))
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "\x00", " ")
+			}
+			dir := full
+			switch args[0] {
+			case "swiss":
+				args = append(args, "-r", "1", "-t", "151")
+				if len(args) == 5 || strings.HasPrefix(args[1], "-") {
+					dir = small
+				}
+			case "benchmark":
+				args = append(args, "-n", "2", "-t", "151")
+			default:
+				args = append(args, "-n", "2")
+			}
+			t.Chdir(dir)
+			var out, errb bytes.Buffer
+			err := run(t.Context(), args, &out, &errb)
+			if err != nil {
+				t.Fatalf("%s (%s): %v\nstdout:\n%s\nstderr:\n%s", l.line, l.source, err, out.String(), errb.String())
+			}
+			if strings.Contains(errb.String(), "Warning") {
+				t.Errorf("warnings: %s", errb.String())
+			}
+		})
+	}
+}
+
+// Names resolve as giretra-manage resolves them (AgentName, then
+// DisplayName, ignoring case; external bots override built-ins), plus our
+// lower-case names and the website's "Razavavy".
+func TestNameResolution(t *testing.T) {
+	root := engineCheckout(t, "random", "Eva=Imposter", "shown=Display Name")
+	bad := filepath.Join(root, "external-bots", "broken")
+	_ = os.MkdirAll(bad, 0o755)
+	_ = os.WriteFile(filepath.Join(bad, "bot.meta.json"), []byte(`{"name":`), 0o644)
+	nolaunch := filepath.Join(root, "external-bots", "nolaunch")
+	_ = os.MkdirAll(nolaunch, 0o755)
+	_ = os.WriteFile(filepath.Join(nolaunch, "bot.meta.json"), []byte(`{"name":"nolaunch"}`), 0o644)
+	var warn bytes.Buffer
+	r := &registry{warnings: &warn}
+	tests := []struct {
+		spec        string
+		name, agent string
+		dir         string // external bot folder name
+	}{
+		{spec: "random", name: "random", agent: "random"},
+		{spec: "EVA", name: "eva", agent: "eva"}, // our lower-case names come first
+		{spec: "noisy-eva", name: "noisy-eva", agent: "noisy-eva"},
+		{spec: "RandomPlayer", name: "RandomPlayer", agent: "random"},
+		{spec: "randomplayer", name: "RandomPlayer", agent: "random"},
+		{spec: "Kialasoa", name: "RandomPlayer", agent: "random"},
+		{spec: "CalculatingPlayer", name: "CalculatingPlayer", agent: "calculating"},
+		{spec: "Razazavavy", name: "CalculatingPlayer", agent: "calculating"},
+		{spec: "Razavavy", name: "CalculatingPlayer", agent: "calculating"},
+		{spec: "DeterministicPlayer", name: "DeterministicPlayer", agent: "eva"},
+		{spec: "shown", dir: "shown"},
+		{spec: "display name", dir: "shown"},
+		{spec: "http://localhost:1", name: "http://localhost:1"},
+	}
+	for _, tt := range tests {
+		bs, err := r.resolve(tt.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tt.spec, err)
+			continue
+		}
+		if bs.name != tt.name || bs.agent != tt.agent || (tt.dir != "") != (bs.dir != "") || tt.dir != "" && filepath.Base(bs.dir) != tt.dir {
+			t.Errorf("%s → %+v, want name %q agent %q dir %q", tt.spec, bs, tt.name, tt.agent, tt.dir)
+		}
+	}
+	for _, w := range []string{"Skipping broken: malformed", "Skipping nolaunch: missing 'launch'"} {
+		if !strings.Contains(warn.String(), w) {
+			t.Errorf("warnings %q lack %q", warn.String(), w)
+		}
+	}
+	_, err := r.resolve("Nobody")
+	var ue *usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Available: CalculatingPlayer (Razazavavy), DeterministicPlayer (Eva), Eva (Imposter)") {
+		t.Errorf("unknown agent: %v", err)
+	}
+	var all []string
+	for _, a := range r.all() {
+		all = append(all, filepath.Base(a))
+	}
+	if strings.Join(all, ",") != "DeterministicPlayer,CalculatingPlayer,RandomPlayer,Eva,shown" {
+		t.Errorf("all agents %v", all)
+	}
+	// -bots names another folder.
+	other := &registry{botsDir: filepath.Join(root, "nowhere"), warnings: &warn}
+	if _, err := other.resolve("shown"); err == nil {
+		t.Error("-bots should replace the discovered folder")
+	}
+}
+
+func TestSpectreBools(t *testing.T) {
+	o := &options{}
+	fs, _ := newFlagSet("validate", o, &bytes.Buffer{})
+	got := spectreBools(fs, []string{"bot", "--shuffle", "false", "-d", "-v", "TRUE", "-n", "false", "--json", "x"})
+	want := []string{"bot", "--shuffle=false", "-d", "-v=true", "-n", "false", "--json", "x"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

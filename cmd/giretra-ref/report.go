@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/botarena/gamebot/internal/htmlreport"
+	"github.com/botarena/gamebot/internal/record"
+)
+
+// report: one self-contained HTML page from a -record folder.
+func runReport(args []string, env *runEnv) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	out := fs.String("o", "report.html", `the page to write ("-": standard output)`)
+	subject := fs.String("subject", "", "the player the report is about (default: the records' first subject: the validated bot, a benchmark's first bot)")
+	viewer := fs.Int("viewer", 50, "matches the deal viewer holds (about 1 KB per deal)")
+	title := fs.String("title", "", "the page's title")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "giretra-ref report <record folder> [-o report.html] [-subject NAME] [-viewer N]\n")
+		fs.PrintDefaults()
+	}
+	dir, err := parseOne(fs, args, "record folder")
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ms, err := record.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Write(&buf, ms, htmlreport.Options{Subject: *subject, ViewerMatches: *viewer, Title: *title}); err != nil {
+		return err
+	}
+	if *out == "-" {
+		_, err := env.stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stderr, "giretra-ref: wrote %s (%d matches, %d KB)\n", *out, len(ms), buf.Len()>>10)
+	return nil
+}

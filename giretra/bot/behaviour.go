@@ -1,0 +1,438 @@
+package bot
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/search"
+)
+
+// Inference from behaviour. The sampler deals the hidden cards uniformly
+// among the hands the rules allow; but players follow habits, and a hand
+// under which a seat's plays this deal make sense is likelier than one
+// under which they do not. Each other seat is modelled as a mixture of
+// known card policies — the engine's agents (Eva, Calculating), this
+// bot's own heuristic, and uniformly random play — with the mixture's
+// weights learned over the match from what the seat actually played
+// (every deal's cards are known once it ends). A sampled deal is then
+// weighted by how likely each seat's plays so far are under its mixture.
+//
+// Weights are soft: a policy explains a play with probability 1−ε for its
+// own choice and ε shared by every legal card, so a seat unlike every
+// model costs the search only precision, never a world.
+
+const (
+	modelEva = iota
+	modelCalc
+	modelOwn
+	modelRandom
+	nModels
+)
+
+// modelEps is the chance a policy's player plays another card than the
+// policy's (spread over the legal cards).
+const modelEps = 0.15
+
+// modelPrior is the mixture before any deal is seen: every policy
+// plausible, random least.
+var modelPrior = [nModels]float64{0.3, 0.2, 0.35, 0.15}
+
+// mixTemper tempers the evidence (the policies are approximations, and a
+// seat may change its style): log-likelihoods count at this fraction.
+const mixTemper = 0.5
+
+// mixFloor keeps every policy a little weight.
+const mixFloor = 0.02
+
+// play is one card of a deal, in order.
+type play struct {
+	p giretra.Position
+	c giretra.Card
+}
+
+// dealLog is what a replay of a deal needs.
+type dealLog struct {
+	dealer giretra.Position
+	ctr    giretra.Contract
+	neg    *giretra.Negotiation
+	match  *giretra.MatchState
+	plays  []play
+}
+
+// plays lists the cards of hs in the order they were played.
+func playsOf(hs *giretra.HandState, buf []play) []play {
+	buf = buf[:0]
+	add := func(t *giretra.Trick) {
+		for i := range int(t.N) {
+			buf = append(buf, play{t.PlayerAt(i), t.Cards[i]})
+		}
+	}
+	for i := range hs.Completed {
+		add(&hs.Completed[i])
+	}
+	add(&hs.Current)
+	return buf
+}
+
+// behaviour is one bot's model of the three other seats.
+type behaviour struct {
+	logLik [4][nModels]float64 // by seat: evidence so far this match
+	deals  [4]int              // deals scored per seat
+	// The agents' bidders, asked what they would have bid (they keep no
+	// state between bids but the seat).
+	eva  *agents.Eva
+	calc *agents.Calculating
+}
+
+// mixture is seat p's current mixture of policies.
+func (bh *behaviour) mixture(p giretra.Position) [nModels]float64 {
+	var w [nModels]float64
+	best := math.Inf(-1)
+	for m := range nModels {
+		best = max(best, mixTemper*bh.logLik[p][m])
+	}
+	sum := 0.0
+	for m := range nModels {
+		w[m] = modelPrior[m] * math.Exp(mixTemper*bh.logLik[p][m]-best)
+		sum += w[m]
+	}
+	for m := range nModels {
+		w[m] = max(w[m]/sum, mixFloor)
+	}
+	return w
+}
+
+// learnSubsets is how many of a finished deal's possible first-five
+// hands are averaged to score a seat's bids (which five cards it held when
+// it bid is never shown).
+const learnSubsets = 8
+
+// learn scores every policy on every other seat's bids and plays of a
+// finished deal, whose hands are known now (each seat held what it
+// played).
+func (bh *behaviour) learn(self giretra.Position, d *dealLog) {
+	var hands [4]giretra.Set
+	for _, x := range d.plays {
+		hands[x.p] |= x.c.Bit()
+	}
+	steps := bidStepsOf(self, d.neg, nil)
+	rng := rand.New(rand.NewPCG(uint64(hands[0])^uint64(hands[1])<<32, uint64(len(d.plays))))
+	for p := range giretra.Position(4) {
+		if p == self || hands[p].Count() != 8 {
+			continue
+		}
+		var five [learnSubsets]giretra.Set
+		for i := range five {
+			five[i] = firstFive(hands[p], rng)
+		}
+		for m := range nModels {
+			ll := replay(m, p, hands[p], d)
+			if hasBids(steps, p) {
+				sum := 0.0
+				for _, h5 := range five {
+					sum += math.Exp(bh.bidLogLik(m, p, h5, steps, d.match))
+				}
+				ll += math.Log(sum / learnSubsets)
+			}
+			bh.logLik[p][m] += ll
+		}
+		bh.deals[p]++
+	}
+}
+
+// evidence is what the other seats did in the deal so far: their bids
+// and their plays, and the seat models that explain them.
+type evidence struct {
+	self     giretra.Position
+	d        *dealLog // plays so far; nil in the bidding
+	playedBy [4]giretra.Set
+	bids     []bidStep
+	match    *giretra.MatchState
+	mix      [4][nModels]float64
+}
+
+// any reports whether the evidence can tell deals apart.
+func (ev *evidence) any() bool {
+	for p := range giretra.Position(4) {
+		if p != ev.self && (ev.playedBy[p] != 0 || hasBids(ev.bids, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// bidSubsets is how many first-five hands are averaged per sampled deal
+// when scoring bids.
+const bidSubsets = 2
+
+// weight is how well the sampled deal hands (the cards still held)
+// explains every other seat's bids and plays so far, under its mixture.
+func (bh *behaviour) weight(ev *evidence, hands *[4]giretra.Set, rng *rand.Rand) float64 {
+	w := 1.0
+	for p := range giretra.Position(4) {
+		bids := hasBids(ev.bids, p)
+		if p == ev.self || (ev.playedBy[p] == 0 && !bids) {
+			continue
+		}
+		hand8 := hands[p] | ev.playedBy[p]
+		var five [bidSubsets]giretra.Set
+		if bids {
+			for i := range five {
+				five[i] = firstFive(hand8, rng)
+			}
+		}
+		l := 0.0
+		for m := range nModels {
+			if ev.mix[p][m] <= mixFloor {
+				continue
+			}
+			lm := 1.0
+			if ev.playedBy[p] != 0 {
+				lm = math.Exp(replay(m, p, hand8, ev.d))
+			}
+			if bids && lm > 0 {
+				sum := 0.0
+				for _, h5 := range five {
+					sum += math.Exp(bh.bidLogLik(m, p, h5, ev.bids, ev.match))
+				}
+				lm *= sum / bidSubsets
+			}
+			l += ev.mix[p][m] * lm
+		}
+		w *= l
+	}
+	return w
+}
+
+// firstFive draws which five of a seat's eight cards it was dealt before
+// the bidding (a uniformly random five: the deal does not favour any).
+func firstFive(hand8 giretra.Set, rng *rand.Rand) giretra.Set {
+	var cs [8]giretra.Card
+	n := 0
+	for c := range hand8.All() {
+		if n == 8 {
+			break
+		}
+		cs[n] = c
+		n++
+	}
+	if n <= 5 {
+		return hand8
+	}
+	var h giretra.Set
+	for i := range 5 {
+		j := i + rng.IntN(n-i)
+		cs[i], cs[j] = cs[j], cs[i]
+		h |= cs[i].Bit()
+	}
+	return h
+}
+
+// bidStep is one bid another seat chose: the negotiation before it, the
+// options it had and its choice.
+type bidStep struct {
+	neg   giretra.Negotiation
+	valid []giretra.Action
+	did   giretra.Action
+}
+
+// bidStepsOf lists the bids in neg of the seats other than self that had
+// a choice (more than one option), appended to buf.
+func bidStepsOf(self giretra.Position, neg *giretra.Negotiation, buf []bidStep) []bidStep {
+	buf = buf[:0]
+	if neg == nil {
+		return buf
+	}
+	st := giretra.NewBidding(neg.Dealer)
+	for i, a := range neg.Actions {
+		valid := st.ValidActions(neg.Actions[:i])
+		if a.Player != self && len(valid) > 1 {
+			buf = append(buf, bidStep{neg: giretra.Negotiation{Dealer: neg.Dealer, Actions: neg.Actions[:i]}, valid: valid, did: a})
+		}
+		if st.Apply(i, a) != nil {
+			break
+		}
+	}
+	return buf
+}
+
+func hasBids(steps []bidStep, p giretra.Position) bool {
+	for i := range steps {
+		if steps[i].did.Player == p {
+			return true
+		}
+	}
+	return false
+}
+
+// bidLogLik is the log-likelihood of seat p's bids under policy m, p
+// holding hand5 when it bid.
+func (bh *behaviour) bidLogLik(m int, p giretra.Position, hand5 giretra.Set, steps []bidStep, match *giretra.MatchState) float64 {
+	ll := 0.0
+	for i := range steps {
+		s := &steps[i]
+		if s.did.Player != p {
+			continue
+		}
+		n := float64(len(s.valid))
+		prob := 1 / n
+		if m != modelRandom {
+			v := giretra.BidView{Seat: p, Hand: hand5, Negotiation: &s.neg, Match: match, Valid: s.valid}
+			var choice giretra.Action
+			switch m {
+			case modelEva:
+				if bh.eva == nil {
+					bh.eva = agents.NewEva()
+				}
+				choice, _ = bh.eva.ChooseAction(context.Background(), &v)
+			case modelCalc:
+				if bh.calc == nil {
+					bh.calc = agents.NewCalculating(replayRNG)
+				}
+				choice, _ = bh.calc.ChooseAction(context.Background(), &v)
+			default:
+				choice = chooseBid(&v)
+			}
+			prob = modelEps / n
+			if choice.SameChoice(s.did) {
+				prob += 1 - modelEps
+			}
+		}
+		ll += math.Log(prob)
+	}
+	return ll
+}
+
+// replayRNG drives Calculating's cuts, the only random choice it makes:
+// a replay never asks for one.
+var replayRNG = rand.New(rand.NewPCG(0, 0))
+
+// replay plays d's cards back with seat p holding hand8 at the start and
+// returns the log-likelihood of p's plays under policy m. A play the hand
+// cannot have made (an illegal card) makes the hand impossible.
+func replay(m int, p giretra.Position, hand8 giretra.Set, d *dealLog) float64 {
+	var pl giretra.Player
+	switch m {
+	case modelEva:
+		pl = agents.NewEva()
+	case modelCalc:
+		pl = agents.NewCalculating(replayRNG)
+	}
+	ctx := context.Background()
+	if pl != nil {
+		_ = pl.Notify(ctx, p, &giretra.Event{Kind: giretra.DealStarted, Match: d.match})
+		if d.neg != nil {
+			_ = pl.Notify(ctx, p, &giretra.Event{Kind: giretra.NegotiationCompleted, Negotiation: d.neg, Match: d.match})
+		}
+	}
+	h := giretra.HandState{Mode: d.ctr.Mode, Current: giretra.NewTrick(d.dealer.Next())}
+	var trickBuf [8]giretra.Trick
+	h.Completed = trickBuf[:0]
+	hand := hand8
+	ll := 0.0
+	for _, x := range d.plays {
+		if x.p == p {
+			valid := giretra.LegalPlays(hand, &h.Current, h.Mode)
+			if !valid.Has(x.c) {
+				return math.Inf(-1)
+			}
+			n := float64(valid.Count())
+			prob := 1 / n
+			if m != modelRandom && n > 1 {
+				v := giretra.PlayView{Seat: p, Hand: hand, State: &h, Match: d.match, Valid: valid}
+				var choice giretra.Card
+				if pl != nil {
+					choice, _ = pl.ChooseCard(ctx, &v)
+				} else {
+					choice = heuristicCard(&v, d.ctr, d.neg)
+				}
+				prob = modelEps / n
+				if choice == x.c {
+					prob += 1 - modelEps
+				}
+			}
+			ll += math.Log(prob)
+			hand &^= x.c.Bit()
+		}
+		done := h.Play(x.c)
+		if pl != nil {
+			_ = pl.Notify(ctx, p, &giretra.Event{Kind: giretra.CardPlayed, Player: x.p, Card: x.c, Hand: &h, Match: d.match})
+			if done {
+				last := h.Completed[len(h.Completed)-1]
+				_ = pl.Notify(ctx, p, &giretra.Event{Kind: giretra.TrickCompleted, Trick: &last, Winner: last.Winner(h.Mode), Hand: &h, Match: d.match})
+			}
+		}
+	}
+	return ll
+}
+
+// resampler draws candidate deals from k, weighs each by behaviour, and
+// serves deals resampled in proportion to their weights (systematic
+// resampling), so that the solver's work goes to the likely deals.
+type resampler struct {
+	deals [][4]giretra.Set
+	next  int
+}
+
+// candidatesPerDeal is how many candidate deals are weighed per deal
+// served.
+const candidatesPerDeal = 3
+
+// newResampler draws up to n·candidatesPerDeal candidates and keeps n
+// deals; it returns nil when the weights say nothing (no other seat has
+// bid or played, or no candidate is possible), and the caller samples
+// plainly. The caller holds b.mu.
+func (b *Bot) newResampler(k *search.Knowledge, rng *rand.Rand, n int, ev *evidence) *resampler {
+	for p := range giretra.Position(4) {
+		ev.mix[p] = b.bh.mixture(p)
+	}
+	if !ev.any() || n <= 0 {
+		return nil
+	}
+	cands := make([][4]giretra.Set, 0, n*candidatesPerDeal)
+	ws := make([]float64, 0, n*candidatesPerDeal)
+	total := 0.0
+	for range n * candidatesPerDeal {
+		var h [4]giretra.Set
+		if !k.Sample(rng, &h) {
+			break
+		}
+		w := b.bh.weight(ev, &h, rng)
+		if w <= 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+			continue
+		}
+		cands = append(cands, h)
+		ws = append(ws, w)
+		total += w
+	}
+	if len(cands) == 0 || total <= 0 {
+		return nil
+	}
+	r := &resampler{deals: make([][4]giretra.Set, 0, n)}
+	step := total / float64(n)
+	u := rng.Float64() * step
+	acc := 0.0
+	i := 0
+	for range n {
+		for i < len(cands)-1 && acc+ws[i] < u {
+			acc += ws[i]
+			i++
+		}
+		r.deals = append(r.deals, cands[i])
+		u += step
+	}
+	return r
+}
+
+// deal serves the next resampled deal.
+func (r *resampler) deal(h *[4]giretra.Set) bool {
+	if r.next >= len(r.deals) {
+		return false
+	}
+	*h = r.deals[r.next]
+	r.next++
+	return true
+}

@@ -1,0 +1,189 @@
+package bot
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/search"
+)
+
+// The mixtures learned over a match single out the policy each seat
+// really follows: a random player is recognised as random, Calculating
+// as Calculating, and Eva is never taken for random.
+func TestModelsLearnWhoPlaysHow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	b := New(Config{Fast: true})
+	players := [4]giretra.Player{
+		giretra.Bottom: b,
+		giretra.Left:   agents.NewEva(),
+		giretra.Top:    &randomPlayer{rng},
+		giretra.Right:  agents.NewCalculating(rng),
+	}
+	cfg := giretra.MatchConfig{TargetScore: 1000, ColourSweepPoints: 25}
+	if _, err := giretra.RunMatch(context.Background(), players, cfg, rng, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b.bh.deals[giretra.Left] < 5 {
+		t.Fatalf("only %d deals learned", b.bh.deals[giretra.Left])
+	}
+	eva, top, calc := b.bh.mixture(giretra.Left), b.bh.mixture(giretra.Top), b.bh.mixture(giretra.Right)
+	t.Logf("eva seat %.3f, random seat %.3f, calculating seat %.3f (eva, calc, own, random)", eva, top, calc)
+	if eva[modelRandom] > 0.05 {
+		t.Errorf("Eva's seat looks random: %.3f", eva)
+	}
+	if top[modelRandom] < 0.9 {
+		t.Errorf("the random seat is not recognised: %.3f", top)
+	}
+	if slices.Index(calc[:], slices.Max(calc[:])) != modelCalc {
+		t.Errorf("Calculating's seat is not recognised: %.3f", calc)
+	}
+}
+
+// bidEvidence is a negotiation in which Left (opponent) announced
+// ColourClubs, Top (partner) answered with announce, and Right accepted;
+// Bottom is to bid.
+func bidEvidence(t *testing.T, announce giretra.Mode) (*giretra.Negotiation, *giretra.MatchState) {
+	t.Helper()
+	ms := giretra.NewMatchState(151, giretra.Bottom)
+	neg := &giretra.Negotiation{Dealer: giretra.Bottom, Actions: []giretra.Action{
+		{Type: giretra.Announce, Player: giretra.Left, Mode: giretra.ColourClubs},
+		{Type: giretra.Announce, Player: giretra.Top, Mode: announce},
+		{Type: giretra.Accept, Player: giretra.Right},
+	}}
+	if _, err := neg.State(); err != nil {
+		t.Fatal(err)
+	}
+	return neg, &ms
+}
+
+func TestBidStepsOf(t *testing.T) {
+	neg, _ := bidEvidence(t, giretra.ColourHearts)
+	steps := bidStepsOf(giretra.Bottom, neg, nil)
+	// Left's first announcement had a choice of every mode; Top's and
+	// Right's too. None is Bottom's.
+	if len(steps) != 3 {
+		t.Fatalf("%d steps, want 3", len(steps))
+	}
+	for i, s := range steps {
+		if s.did != neg.Actions[i] || len(s.neg.Actions) != i || !slices.ContainsFunc(s.valid, s.did.SameChoice) {
+			t.Errorf("step %d = %+v", i, s)
+		}
+	}
+	if got := bidStepsOf(giretra.Top, neg, nil); len(got) != 2 || hasBids(got, giretra.Top) {
+		t.Errorf("Top's own bids listed: %+v", got)
+	}
+}
+
+// A partner who announced a Colour is dealt, after weighting by its bids,
+// more of that Colour's top cards than the rules alone give it.
+func TestBidsShiftSampledHands(t *testing.T) {
+	neg, ms := bidEvidence(t, giretra.ColourHearts)
+	hand := P("7C 8D 9S QS KD")
+	k := search.Knowledge{Seat: giretra.Bottom, Hand: hand, Mode: giretra.AllTrumps}
+	for p := range giretra.Position(4) {
+		k.Count[p] = 8
+	}
+	b := New(Config{})
+	steps := bidStepsOf(giretra.Bottom, neg, nil)
+	honours := P("JH 9H AH TH KH")
+	const n = 400
+	plain, weighted := 0.0, 0.0
+	rng := rand.New(rand.NewPCG(1, 2))
+	var h [4]giretra.Set
+	for range n {
+		if !k.Sample(rng, &h) {
+			t.Fatal("no sample")
+		}
+		plain += float64((h[giretra.Top] & honours).Count())
+	}
+	ev := evidence{self: giretra.Bottom, bids: steps, match: ms}
+	rs := b.newResampler(&k, rng, n, &ev)
+	if rs == nil {
+		t.Fatal("bids ignored")
+	}
+	for rs.deal(&h) {
+		weighted += float64((h[giretra.Top] & honours).Count())
+	}
+	plain, weighted = plain/n, weighted/n
+	t.Logf("heart honours in the partner's hand: %.2f plain, %.2f weighted by its bids", plain, weighted)
+	if weighted < plain+0.5 {
+		t.Errorf("weighted %.2f, plain %.2f: the announcement says little", weighted, plain)
+	}
+}
+
+// Soft weights: any deal the rules allow keeps a positive weight, however
+// unlike every model the seats' bids and plays are (here, the bids and
+// cards of random players).
+func TestEveryLegalDealKeepsWeight(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 40 {
+		deck := giretra.Shuffle(rng)
+		var hands [4]giretra.Set
+		for i, c := range deck {
+			hands[i/8] |= c.Bit()
+		}
+		dealer := giretra.Position(trial % 4)
+		// Random bids until three accepts.
+		neg := &giretra.Negotiation{Dealer: dealer}
+		st := giretra.NewBidding(dealer)
+		for !st.Complete() {
+			valid := st.ValidActions(neg.Actions)
+			a := valid[rng.IntN(len(valid))]
+			if err := st.Apply(len(neg.Actions), a); err != nil {
+				t.Fatal(err)
+			}
+			neg.Actions = append(neg.Actions, a)
+		}
+		ctr, ok := st.Contract()
+		if !ok {
+			t.Fatal("no contract")
+		}
+		// Random legal cards for a random number of plays.
+		hs := giretra.HandState{Mode: ctr.Mode, Current: giretra.NewTrick(dealer.Next())}
+		left := hands
+		for range rng.IntN(20) {
+			p := hs.Current.Next()
+			cs := giretra.LegalPlays(left[p], &hs.Current, hs.Mode).Cards()
+			c := cs[rng.IntN(len(cs))]
+			left[p] &^= c.Bit()
+			hs.Play(c)
+		}
+		self := giretra.Position(rng.IntN(4))
+		ms := giretra.NewMatchState(151, dealer)
+		var playedBy [4]giretra.Set
+		for p := range giretra.Position(4) {
+			playedBy[p] = hands[p] &^ left[p]
+		}
+		b := New(Config{})
+		d := dealLog{dealer: dealer, ctr: ctr, neg: neg, match: &ms, plays: playsOf(&hs, nil)}
+		ev := evidence{self: self, d: &d, playedBy: playedBy, bids: bidStepsOf(self, neg, nil), match: &ms}
+		for p := range giretra.Position(4) {
+			ev.mix[p] = b.bh.mixture(p)
+		}
+		if w := b.bh.weight(&ev, &left, rng); !(w > 0) || math.IsInf(w, 0) {
+			t.Fatalf("trial %d: the true deal has weight %v", trial, w)
+		}
+	}
+}
+
+func BenchmarkResampleBids(b *testing.B) {
+	t := &testing.T{}
+	neg, ms := bidEvidence(t, giretra.ColourHearts)
+	k := search.Knowledge{Seat: giretra.Bottom, Hand: P("7C 8D 9S QS KD"), Mode: giretra.AllTrumps}
+	for p := range giretra.Position(4) {
+		k.Count[p] = 8
+	}
+	bot := New(Config{})
+	steps := bidStepsOf(giretra.Bottom, neg, nil)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	for b.Loop() {
+		ev := evidence{self: giretra.Bottom, bids: steps, match: ms}
+		bot.newResampler(&k, rng, bidSamples, &ev)
+	}
+}
