@@ -51,6 +51,9 @@ type config struct {
 	sessionTTL      time.Duration
 	launcherPID     int
 	shutdownTimeout time.Duration
+	// battleshipMemory is the file the battleship opponent memory is kept
+	// in across restarts ("" = memory only).
+	battleshipMemory string
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -101,6 +104,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		c.launcherPID = n
 	}
+	c.battleshipMemory = getenv("BATTLESHIP_MEMORY")
 	return c, nil
 }
 
@@ -114,7 +118,7 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 		case "healthcheck":
 			return healthcheck(ctx, cfg)
 		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID")
+			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID, BATTLESHIP_MEMORY (file)")
 			return nil
 		default:
 			return fmt.Errorf("unknown argument %q (try: gamebot help)", args[0])
@@ -137,10 +141,22 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 		search.Wins(500)
 	}()
 	defer func() { <-warmed }()
+	ships := battleship.NewBot(battleship.Options{MemoryFile: cfg.battleshipMemory})
+	if err := ships.MemoryErr(); err != nil {
+		// A damaged file costs what was learnt, not the server.
+		logger.Warn("battleship memory not loaded", "file", cfg.battleshipMemory, "err", err)
+	}
+	if cfg.battleshipMemory != "" {
+		defer func() {
+			if err := ships.SaveMemory(cfg.battleshipMemory); err != nil {
+				logger.Warn("battleship memory not saved", "file", cfg.battleshipMemory, "err", err)
+			}
+		}()
+	}
 	reg := prometheus.NewRegistry()
 	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },
-		Battleship:       battleship.NewBot(battleship.Options{}),
+		Battleship:       ships,
 		Othello:          othello.NewEngine(othello.EngineOptions{Pool: 2, TTBits: 18}),
 	})
 

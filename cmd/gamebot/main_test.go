@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,8 +27,9 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
+	memFile := filepath.Join(t.TempDir(), "ships.mem")
 	go func() {
-		done <- runner{getenv: env(map[string]string{"PORT": "0"}), ready: ready}.run(ctx, nil, io.Discard, io.Discard)
+		done <- runner{getenv: env(map[string]string{"PORT": "0", "BATTLESHIP_MEMORY": memFile}), ready: ready}.run(ctx, nil, io.Discard, io.Discard)
 	}()
 	addr := <-ready
 	resp, err := http.Get("http://" + addr + "/health")
@@ -50,6 +53,11 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("server did not shut down")
+	}
+	// The battleship memory is written at shutdown (empty here, but a
+	// file the next start reads).
+	if _, err := os.Stat(memFile); err != nil {
+		t.Errorf("battleship memory: %v", err)
 	}
 }
 
