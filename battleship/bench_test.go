@@ -2,6 +2,8 @@ package battleship
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -157,4 +159,63 @@ func BenchmarkNextShot10x10Worst(b *testing.B) {
 		}
 	}
 	benchShot(b, std10, worst)
+}
+
+// BenchmarkOpponentMemory is the memory of a long-running server: each op
+// plays 100,000 short games (init, then two turns in which the bot sees
+// twenty of the opponent's shots and the result of its own first shot)
+// against 1,000 opponent names, round robin, and reports the opponent
+// tables' size and the Go heap in use afterwards. Run it once:
+//
+//	go test -run '^$' -bench OpponentMemory -benchtime 1x ./battleship
+func BenchmarkOpponentMemory(b *testing.B) {
+	const games, names = 100_000, 1000
+	r := std10
+	for b.Loop() {
+		// One candidate fleet: choosing among several reads the memory but
+		// never writes it, and would only make the run 8 times longer.
+		bot := NewBot(Options{Candidates: 1})
+		rng := rand.New(rand.NewPCG(1, 2))
+		for g := range games {
+			opp := "opponent-" + strconv.Itoa(g%names)
+			seed := GameSeed(strconv.Itoa(g), 0)
+			if _, err := bot.Init(opp, r, seed); err != nil {
+				b.Fatal(err)
+			}
+			his := make([]Strike, 20)
+			for i := range his {
+				his[i] = Strike{X: rng.IntN(r.W), Y: rng.IntN(r.H), OK: true}
+			}
+			x, y := bot.PlayTurn(opp, r, nil, his[:19], seed)
+			yours := []Strike{{X: x, Y: y, OK: true, Result: Result(rng.IntN(2))}}
+			bot.PlayTurn(opp, r, yours, his, seed)
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(bot.Len()), "opponents")
+		b.ReportMetric(float64(bot.MemoryBytes())/(1<<20), "table-MiB")
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+		runtime.KeepAlive(bot)
+	}
+}
+
+// BenchmarkInit10x10 is an init of the standard game against an opponent
+// with a history: the candidate fleets are each played by a model of its
+// shooter.
+func BenchmarkInit10x10(b *testing.B) {
+	bot := NewBot(Options{})
+	his := gameHistory(b, std10, 20, false, 5)
+	for g := range 5 {
+		bot.Init("x", std10, uint64(g))
+		bot.PlayTurn("x", std10, nil, his, uint64(g))
+	}
+	b.ReportAllocs()
+	g := uint64(0)
+	for b.Loop() {
+		g++
+		if _, err := bot.Init("x", std10, g); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
