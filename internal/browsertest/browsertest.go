@@ -8,6 +8,7 @@ import (
 	"context"
 	"os/exec"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -114,6 +115,21 @@ func (p *Page) Click(id string) {
 	if err := chromedp.Do(p.Ctx, chromedp.Click(chromedp.ID(id))); err != nil {
 		p.t.Fatalf("clicking #%s: %v", id, err)
 	}
+}
+
+// Select picks the option of value in the <select> with id, as a user
+// does: the value changes and the element fires "change".
+func (p *Page) Select(id, value string) error {
+	if err := chromedp.Do(p.Ctx, chromedp.SetValue(chromedp.ID(id), value)); err != nil {
+		return err
+	}
+	_, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`document.getElementById(`+strconv.Quote(id)+`).dispatchEvent(new Event("change"))`))
+	return err
+}
+
+// Key types key (kb.ArrowLeft, "a") into the page.
+func (p *Page) Key(key string) error {
+	return chromedp.Do(p.Ctx, chromedp.KeyEvent(key))
 }
 
 // Eval evaluates a JavaScript expression in the page.
