@@ -8,7 +8,7 @@ toolchain go1.27.3
 
 require (
 	github.com/chromedp/cdproto v0.159.0
-	github.com/chromedp/chromedp v0.23.0 // test only: drives headless Chromium in giretra-ref's report test
+	github.com/chromedp/chromedp v0.23.0 // test only: drives headless Chromium in the reports' browser tests (internal/browsertest)
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/prometheus/client_golang v1.25.0

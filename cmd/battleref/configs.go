@@ -94,7 +94,7 @@ func runConfigs(ctx context.Context, c config, bot player) (*report, error) {
 			{p: bot, label: "gamebot"},
 			{label: "hidden", ships: hidden},
 		}
-		g, err := playGame(ctx, st, seats, oc.rules, 9000+i, c.shotCap(oc.rules))
+		g, err := playGame(ctx, st, seats, oc.rules, 9000+i, c.shotCap(oc.rules), nil)
 		if err != nil && ctx.Err() != nil {
 			break // cut short: not a result
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/record"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -25,7 +26,7 @@ func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp a
 		w.games = c.warmup
 		w.seed = c.seed ^ 0x5bd1e995 // a stream of its own
 		if _, err := forGames(ctx, w, nil, func(g int, st [2]*callStats) error {
-			_, err := inprocGame(w, r, bot, opp, g, st)
+			_, err := inprocGame(w, r, bot, opp, g, st, nil) // not counted, not recorded
 			return err
 		}); err != nil {
 			return nil, err
@@ -39,13 +40,19 @@ func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp a
 	var winShots []int
 	var both [2][]int // -full: each side's shots to sink the other's fleet
 	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
-		res, err := inprocGame(c, r, bot, opp, g, st)
+		botSeat := g % 2
+		var players [2]string
+		players[botSeat], players[1-botSeat] = c.bot, c.opponent
+		w, err := c.recordGame(g, r, players, [2]bool{}, botSeat)
 		if err != nil {
+			return err
+		}
+		res, err := inprocGame(c, r, bot, opp, g, st, w)
+		if err := endRecord(w, res, err); err != nil {
 			return err
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		botSeat := g % 2
 		if res.winner == botSeat {
 			rep.Wins++
 			rep.SeatWins[botSeat]++
@@ -95,8 +102,10 @@ func newWinRate(wins, games int) *winRate {
 }
 
 // inprocGame plays game g of a run: the bot sits at g%2. st[0] collects the
-// bot's shot latencies (in-process: the engine's own time).
-func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*callStats) (gameResult, error) {
+// bot's shot latencies (in-process: the engine's own time). rec (nil:
+// none) records the fleets and the shots (without latencies: in-process
+// times are no bot server's, and the record of a seed stays the same).
+func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*callStats, rec *record.DuelWriter) (gameResult, error) {
 	botSeat := g % 2
 	agents := [2]agent{}
 	agents[botSeat], agents[1-botSeat] = bot, opp
@@ -124,6 +133,7 @@ func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*call
 			return finish(gameResult{winner: 1 - i, invalid: "init: " + err.Error()})
 		}
 		arenas[i] = battleship.NewArena(r, ships)
+		rec.Fleet(i, ships, 0)
 	}
 	maxShots := c.shotCap(r) * 4
 	var done [2]bool
@@ -143,8 +153,10 @@ func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*call
 		if x < 0 || y < 0 || x >= r.W || y >= r.H {
 			return finish(gameResult{winner: 1 - i, invalid: fmt.Sprintf("play-turn: shot %d,%d is off the %dx%d board", x, y, r.W, r.H)})
 		}
-		res := arenas[1-i].Shoot(battleship.FormatTarget(x, y))
+		target := battleship.FormatTarget(x, y)
+		res := arenas[1-i].Shoot(target)
 		hist[i] = append(hist[i], battleship.Strike{X: x, Y: y, OK: true, Result: battleship.ParseResult(res)})
+		rec.Shot(i, target, res, 0)
 		if res != battleship.ResultWin {
 			continue
 		}

@@ -8,6 +8,16 @@
 //	battleref -mode configs -bot self                     # every odd board of spec §9
 //	battleref -mode duel -bot http://host:8080/battleship -opponent self
 //	battleref -mode calibrate -n 2000 -seed 1             # in-process shooters, see below
+//	battleref -mode duel-inproc -opponent dreadnought -n 20 -record rec
+//	battleref show rec/duel-0003.jsonl                    # or: show rec -game 3
+//	battleref report rec -o replay.html
+//
+// -record DIR (duel modes) writes one JSON Lines record per game: both
+// fleets, every shot with its result (and latency over HTTP), the winner
+// and any invalid answer (format: internal/record, duel.go). show replays
+// a game in the terminal; report makes one self-contained HTML page: the
+// win rate with its Wilson 95% interval, the shots to win, the latencies
+// and a duel viewer that steps through a game shot by shot.
 //
 // A bot is "self" (this module's engine behind an in-process HTTP server),
 // "stupid" (a local imitation of the arena's stupidIA) or a URL.

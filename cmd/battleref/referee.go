@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/record"
 )
 
 // strike is one history entry exactly as the arena sends it.
@@ -165,6 +166,15 @@ func (s *callStats) timed(ctx context.Context, p player, body []byte) ([]byte, e
 	return out, err
 }
 
+// httpLatency is the latency of s's last call when s is a bot server, for
+// its record (0 for an in-process player: no server's time).
+func httpLatency(s *seat, st *callStats) time.Duration {
+	if _, ok := s.p.(*httpPlayer); !ok || len(st.latencies) == 0 {
+		return 0
+	}
+	return st.latencies[len(st.latencies)-1]
+}
+
 // gameResult is how a game ended: the winner's index, the loser's reason if
 // by invalid answer, and the shots fired by the winner.
 type gameResult struct {
@@ -178,8 +188,9 @@ type gameResult struct {
 // arena numbers it. A seat with ships hides that fleet instead of asking
 // its player to place one; a seat without a player never shoots (the
 // target mode's hidden fleet). A player that has not won after maxShots
-// shots loses.
-func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleship.Rules, gameID int, maxShots int) (gameResult, error) {
+// shots loses. rec (nil: none) records the fleets as placed and every
+// shot.
+func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleship.Rules, gameID int, maxShots int, rec *record.DuelWriter) (gameResult, error) {
 	// Init, player 1 then player 2; a bad answer loses at once.
 	for i, s := range seats {
 		if s.ships != nil {
@@ -204,6 +215,7 @@ func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleshi
 			return gameResult{winner: 1 - i, invalid: "init: " + err.Error()}, nil
 		}
 		s.arena = battleship.NewArena(r, s.ships)
+		rec.Fleet(i, s.ships, httpLatency(s, st[i]))
 	}
 	for turn := 0; ; turn++ {
 		i := turn % 2
@@ -247,6 +259,7 @@ func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleshi
 		}
 		res := him.arena.Shoot(target)
 		me.strikes = append(me.strikes, strike{Target: target, Result: res})
+		rec.Shot(i, target, res, httpLatency(me, st[i]))
 		if res == battleship.ResultWin {
 			return gameResult{winner: i, shots: len(me.strikes)}, nil
 		}

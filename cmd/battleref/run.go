@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/record"
 )
 
 type config struct {
@@ -36,6 +38,7 @@ type config struct {
 	hidden      string
 	warmup      int
 	full        bool
+	recordDir   string // -record: one JSON Lines file per duel game
 }
 
 // report is the -json output (and the source of the text output).
@@ -129,6 +132,14 @@ func parseFleet(s string) (battleship.Fleet, error) {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "show":
+			return runShow(args[1:], stdout, stderr)
+		case "report":
+			return runReport(args[1:], stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("battleref", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
@@ -147,6 +158,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.jsonOut, "json", false, "print the report as JSON")
 	fs.IntVar(&c.maxShots, "max-shots", 0, "shots after which a game counts as lost (0 = 2 x cells + 10)")
 	fs.IntVar(&c.maxCells, "max-cells", 0, "configs mode: skip boards with more cells (0 = play all)")
+	fs.StringVar(&c.recordDir, "record", "", "duel modes: write a game record per game (JSON Lines) into this folder: both fleets, every shot and its result, latencies, the winner")
 	fs.StringVar(&c.hidden, "hidden", "uniform", `target and calibrate modes: hidden fleets "uniform" (all placements equally likely) or "engine" (this module's placement)`)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -164,6 +176,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.games < 1 || c.concurrency < 0 || c.warmup < 0 {
 		return errors.New("-n must be >= 1, -concurrency and -warmup >= 0")
+	}
+	if c.recordDir != "" {
+		if c.mode != "duel" && c.mode != "duel-inproc" {
+			return fmt.Errorf("-record applies to -mode duel and duel-inproc, not %q", c.mode)
+		}
+		if err := os.MkdirAll(c.recordDir, 0o755); err != nil {
+			return err
+		}
 	}
 	if c.concurrency == 0 {
 		c.concurrency = 1
@@ -374,7 +394,7 @@ func runTarget(ctx context.Context, c config, r battleship.Rules, bot player, pr
 			{p: bot, label: "self", ships: []battleship.Ship{}}, // shoots only
 			{label: "hidden", ships: hidden},
 		}
-		res, err := playGame(ctx, st, seats, r, 1000+g, c.shotCap(r))
+		res, err := playGame(ctx, st, seats, r, 1000+g, c.shotCap(r), nil)
 		gameOver(seats, 1000+g)
 		if err != nil {
 			return err
@@ -413,9 +433,19 @@ func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player,
 		seats[1-botSeat] = &seat{p: opp, label: opp.name()}
 		perSeat := [2]*callStats{}
 		perSeat[botSeat], perSeat[1-botSeat] = st[0], st[1]
-		res, err := playGame(ctx, perSeat, seats, r, 5000+g, c.shotCap(r)*4)
-		gameOver(seats, 5000+g)
+		var players [2]string
+		var http [2]bool
+		players[botSeat], players[1-botSeat] = c.bot, c.opponent
+		for i, s := range seats {
+			_, http[i] = s.p.(*httpPlayer)
+		}
+		w, err := c.recordGame(g, r, players, http, botSeat)
 		if err != nil {
+			return err
+		}
+		res, err := playGame(ctx, perSeat, seats, r, 5000+g, c.shotCap(r)*4, w)
+		gameOver(seats, 5000+g)
+		if err := endRecord(w, res, err); err != nil {
 			return err
 		}
 		mu.Lock()
@@ -444,6 +474,32 @@ func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player,
 	rep.WinRate = newWinRate(rep.Wins, rep.Games)
 	fillCalls(rep, st[0])
 	return rep, nil
+}
+
+// recordGame starts game g's record in -record's folder (nil when not
+// recording). One file per game, duel-0001.jsonl…, as giretra-ref writes
+// one per match: the goroutine playing a game owns its file, so games
+// played at once (-concurrency) never share one, and a file holds all of
+// one game to show or send alone. Recording only observes: it draws no
+// random number, so a seed plays the same games with or without it.
+func (c config) recordGame(g int, r battleship.Rules, players [2]string, http [2]bool, subjectSeat int) (*record.DuelWriter, error) {
+	if c.recordDir == "" {
+		return nil, nil
+	}
+	h := record.DuelHeader{Command: c.mode, Game: g + 1, Seed: c.seed, Width: r.W, Height: r.H,
+		Players: players, HTTP: http, Subject: c.bot, SubjectSeat: subjectSeat}
+	copy(h.Fleet[:], r.Fleet[1:])
+	return record.CreateDuel(filepath.Join(c.recordDir, fmt.Sprintf("duel-%04d.jsonl", g+1)), h)
+}
+
+// endRecord closes a game's record: its result, or the error that cut
+// it short (which it returns, joined with any writing error).
+func endRecord(w *record.DuelWriter, res gameResult, err error) error {
+	winner := res.winner
+	if err != nil {
+		winner = -1
+	}
+	return errors.Join(err, w.End(winner, res.invalid, err, errors.Is(err, context.Canceled)))
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

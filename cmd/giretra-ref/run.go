@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/enginehttp"
 	"github.com/botarena/gamebot/meta"
 )
@@ -321,20 +322,11 @@ func parseOptions(mode string, args []string, stderr io.Writer) (*options, error
 // positional arguments, which it returns. -h is flag.ErrHelp, any other
 // problem a usage error.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageErr("%v", err)
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := cli.ParseInterleaved(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, usageErr("%v", err)
 	}
+	return pos, err
 }
 
 // parseOne parses a command that takes one positional argument.

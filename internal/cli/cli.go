@@ -7,6 +7,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -51,4 +52,21 @@ func Code(name string, err error, stderr io.Writer, statuses ...Status) int {
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", name, err)
 	return other
+}
+
+// ParseInterleaved parses flags and positional arguments in any order
+// ("show rec.jsonl -game 3" as well as "show -game 3 rec.jsonl") and
+// returns the positional ones, in order.
+func ParseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }

@@ -3,7 +3,10 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +30,30 @@ func TestCode(t *testing.T) {
 		if got := Code("cmd", tc.err, &stderr, tc.statuses...); got != tc.code || (stderr.Len() > 0) != tc.printed {
 			t.Errorf("Code(%v) = %d, printed %q; want %d, printed %v", tc.err, got, stderr.String(), tc.code, tc.printed)
 		}
+	}
+}
+
+func TestParseInterleaved(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		pos  string
+		n    int
+	}{
+		{[]string{"a.jsonl", "-game", "3"}, "a.jsonl", 3},
+		{[]string{"-game", "3", "a.jsonl", "b"}, "a.jsonl,b", 3},
+		{[]string{"a", "-game", "2", "b"}, "a,b", 2},
+		{nil, "", 0},
+	} {
+		fs := flag.NewFlagSet("show", flag.ContinueOnError)
+		n := fs.Int("game", 0, "")
+		pos, err := ParseInterleaved(fs, tc.args)
+		if err != nil || strings.Join(pos, ",") != tc.pos || *n != tc.n {
+			t.Errorf("%q: %q, -game %d, %v", tc.args, pos, *n, err)
+		}
+	}
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if _, err := ParseInterleaved(fs, []string{"a", "-nope"}); err == nil {
+		t.Error("an unknown flag must be an error")
 	}
 }

@@ -1,10 +1,16 @@
 // Package htmlreport turns game records (internal/record) into one
 // self-contained HTML page: inline CSS, JavaScript and SVG, nothing
-// fetched from the network. It shows the subject's win rate over the
-// matches with its Wilson 95% band, results per opponent and per game
-// mode, latency histograms of the recorded HTTP calls per decision kind,
-// and a deal viewer that steps through the bidding and the tricks with the
-// four hands shown.
+// fetched from the network. Every page shares the scaffolding of
+// layout.html.tmpl and base.css, the win-rate curve and the latency
+// histograms; each game adds its template, style and viewer script.
+//
+// Giretra (Write, giretra.*): the subject's win rate over the matches
+// with its Wilson 95% band, results per opponent and per game mode,
+// latency histograms of the recorded HTTP calls per decision kind, and a
+// deal viewer that steps through the bidding and the tricks with the four
+// hands shown.
+//
+// Battleship (WriteDuels, duel.*, in duel.go).
 package htmlreport
 
 import (
@@ -22,14 +28,20 @@ import (
 	"github.com/botarena/gamebot/internal/stats"
 )
 
-//go:embed report.html.tmpl
-var pageTemplate string
+//go:embed layout.html.tmpl
+var layoutTemplate string
 
-//go:embed report.css
-var pageCSS string
+//go:embed base.css
+var baseCSS string
 
-//go:embed viewer.js
-var viewerJS string
+//go:embed giretra.html.tmpl
+var giretraTemplate string
+
+//go:embed giretra.css
+var giretraCSS string
+
+//go:embed giretra.js
+var giretraJS string
 
 // Options shape a report.
 type Options struct {
@@ -103,16 +115,28 @@ func Write(w io.Writer, matches []*record.Match, opt Options) error {
 	if err != nil {
 		return err
 	}
-	pct := func(f float64) float64 { return 100 * f }
-	t, err := template.New("page").Funcs(template.FuncMap{"pct": pct}).Parse(pageTemplate)
+	return writePage(w, giretraTemplate, giretraCSS, giretraJS, "giretra-ref", r)
+}
+
+// writePage executes a page template, which uses layout.html.tmpl's
+// "head" and "foot", on data: a struct with a Title and a Viewer (the
+// viewer script's DATA). The page's style is base.css and css, its
+// script js; tool names the command that made it.
+func writePage(w io.Writer, page, css, js, tool string, data any) error {
+	funcs := template.FuncMap{
+		"pct":  func(f float64) float64 { return 100 * f },
+		"css":  func() template.CSS { return template.CSS(baseCSS + css) },
+		"js":   func() template.JS { return template.JS(js) },
+		"tool": func() string { return tool },
+	}
+	t, err := template.New("layout").Funcs(funcs).Parse(layoutTemplate)
+	if err == nil {
+		t, err = t.New("page").Parse(page)
+	}
 	if err != nil {
 		return err
 	}
-	return t.Execute(w, struct {
-		*Report
-		CSS template.CSS
-		JS  template.JS
-	}{r, template.CSS(pageCSS), template.JS(viewerJS)})
+	return t.ExecuteTemplate(w, "page", data)
 }
 
 // Build computes the report.
@@ -203,7 +227,7 @@ func Build(matches []*record.Match, opt Options) (*Report, error) {
 		modes[m].Mode = giretra.Mode(m).String()
 		r.Modes = append(r.Modes, modes[m])
 	}
-	r.Curve = curveSVG(curve)
+	r.Curve = curveSVG(curve, "match")
 	r.Latency = latency(with)
 	viewer, omitted, err := viewerData(with, opt.ViewerMatches)
 	if err != nil {
@@ -220,13 +244,13 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// curveSVG draws the running win rate after each match with its Wilson
-// 95% band, and the 50% line.
-func curveSVG(results []float64) template.HTML {
+// curveSVG draws the running win rate after each game (noun: "match",
+// "game") with its Wilson 95% band, and the 50% line.
+func curveSVG(results []float64, noun string) template.HTML {
 	const w, h, pad = 640.0, 220.0, 36.0
 	n := len(results)
 	if n == 0 {
-		return template.HTML(`<p class="muted">No finished match.</p>`)
+		return template.HTML(`<p class="muted">No finished ` + noun + `.</p>`)
 	}
 	x := func(i int) float64 {
 		if n == 1 {
@@ -246,15 +270,15 @@ func curveSVG(results []float64) template.HTML {
 	}
 	slices.Reverse(lower)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %.0f %.0f" role="img" aria-label="win rate over the matches">`, w, h)
+	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %.0f %.0f" role="img" aria-label="win rate after each %s">`, w, h, noun)
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		fmt.Fprintf(&b, `<line class="grid" x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f"/><text class="axis" x="%.0f" y="%.1f">%.0f%%</text>`,
 			pad, w-pad, y(v), y(v), pad-4, y(v)+4, 100*v)
 	}
 	fmt.Fprintf(&b, `<polygon class="band" points="%s %s"/>`, strings.Join(upper, " "), strings.Join(lower, " "))
 	fmt.Fprintf(&b, `<polyline class="rate" points="%s"/>`, strings.Join(line, " "))
-	fmt.Fprintf(&b, `<text class="axis start" x="%.0f" y="%.0f">match 1</text><text class="axis end" x="%.0f" y="%.0f">match %d</text>`,
-		pad, h-pad+18, w-pad, h-pad+18, n)
+	fmt.Fprintf(&b, `<text class="axis start" x="%.0f" y="%.0f">%s 1</text><text class="axis end" x="%.0f" y="%.0f">%s %d</text>`,
+		pad, h-pad+18, noun, w-pad, h-pad+18, noun, n)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
@@ -301,17 +325,22 @@ func latency(ms []*record.Match) []LatencyBlock {
 	for _, p := range players {
 		blk := LatencyBlock{Player: p}
 		for _, k := range record.Kinds() {
-			v := slices.Clone(by[p][k])
-			if len(v) == 0 {
-				continue
+			if len(by[p][k]) > 0 {
+				blk.Kinds = append(blk.Kinds, kindHistogram(k, by[p][k]))
 			}
-			slices.Sort(v)
-			q := func(f float64) float64 { return v[min(len(v)-1, max(0, int(math.Ceil(f*float64(len(v))))-1))] }
-			blk.Kinds = append(blk.Kinds, KindHistogram{Kind: k, Count: len(v), P50: q(0.5), P95: q(0.95), P99: q(0.99), Max: v[len(v)-1], SVG: histogramSVG(v)})
 		}
 		out = append(out, blk)
 	}
 	return out
+}
+
+// kindHistogram is the histogram and percentiles of latencies ms (not
+// empty).
+func kindHistogram(kind string, ms []float64) KindHistogram {
+	v := slices.Clone(ms)
+	slices.Sort(v)
+	q := func(f float64) float64 { return v[min(len(v)-1, max(0, int(math.Ceil(f*float64(len(v))))-1))] }
+	return KindHistogram{Kind: kind, Count: len(v), P50: q(0.5), P95: q(0.95), P99: q(0.99), Max: v[len(v)-1], SVG: histogramSVG(v)}
 }
 
 // histogramSVG draws latencies (sorted, ms) in doubling buckets.

@@ -49,33 +49,45 @@ const MaxLine = 16 << 20
 
 // ReadFile reads the record at path.
 func ReadFile(path string) (*Match, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	m, err := readFile(path, Read)
+	if err == nil {
+		m.Path = path
 	}
-	defer f.Close()
-	m, err := Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	m.Path = path
-	return m, nil
+	return m, err
 }
 
 // ReadDir reads every *.jsonl record in dir, in file-name order.
-func ReadDir(dir string) ([]*Match, error) {
+func ReadDir(dir string) ([]*Match, error) { return readDir(dir, ReadFile) }
+
+// readFile reads the record at path with read, errors naming the file.
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// readDir reads every *.jsonl file in dir with read, in file-name order.
+func readDir[T any](dir string, read func(string) (T, error)) ([]T, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if err != nil {
 		return nil, err
 	}
 	slices.Sort(names)
-	var out []*Match
+	var out []T
 	for _, n := range names {
-		m, err := ReadFile(n)
+		v, err := read(n)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, m)
+		out = append(out, v)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no record (*.jsonl)", dir)
@@ -92,37 +104,23 @@ func lineError(n int, format string, args ...any) error {
 // skipped (a later version may add some); anything inconsistent is an
 // error naming its line.
 func Read(r io.Reader) (*Match, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	m := &Match{}
-	n := 0
 	var played [4]giretra.Set // cards each seat has played this deal
-	for sc.Scan() {
-		n++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		var probe struct {
-			Type string `json:"type"`
-		}
-		if err := json.Unmarshal(b, &probe); err != nil {
-			return nil, lineError(n, "not a JSON object: %v", err)
-		}
+	err := scan(r, func(n int, probe lineType, b []byte) error {
 		if n == 1 {
 			if probe.Type != TypeMatch {
-				return nil, lineError(n, "a record starts with a %q line, not %q", TypeMatch, probe.Type)
+				return lineError(n, "a record starts with a %q line, not %q", TypeMatch, probe.Type)
 			}
 			if err := strict(b, &m.Header); err != nil {
-				return nil, lineError(n, "%v", err)
+				return lineError(n, "%v", err)
 			}
 			if m.Header.Version < 1 || m.Header.Version > Version {
-				return nil, lineError(n, "format version %d (this reader knows 1..%d)", m.Header.Version, Version)
+				return lineError(n, "format version %d (this reader knows 1..%d)", m.Header.Version, Version)
 			}
-			continue
+			return nil
 		}
 		if m.End != nil {
-			return nil, lineError(n, "a line after the end line")
+			return lineError(n, "a line after the end line")
 		}
 		var cur *Deal
 		if len(m.Deals) > 0 {
@@ -140,33 +138,33 @@ func Read(r io.Reader) (*Match, error) {
 		}
 		switch probe.Type {
 		case TypeMatch:
-			return nil, lineError(n, "a second header")
+			return lineError(n, "a second header")
 		case TypeDeal:
 			d := &Deal{Line: n}
 			if err := strict(b, &d.DealLine); err != nil {
-				return nil, lineError(n, "%v", err)
+				return lineError(n, "%v", err)
 			}
 			if d.Deal != len(m.Deals)+1 {
-				return nil, lineError(n, "deal %d after %d deals", d.Deal, len(m.Deals))
+				return lineError(n, "deal %d after %d deals", d.Deal, len(m.Deals))
 			}
 			m.Deals = append(m.Deals, d)
 			played = [4]giretra.Set{}
 		case TypeCut:
 			var l CutLine
 			if err := inDeal(&l, &l.Deal); err != nil {
-				return nil, err
+				return err
 			}
 			if cur.Cut != nil || len(cur.Bids) > 0 {
-				return nil, lineError(n, "a second cut in deal %d", l.Deal)
+				return lineError(n, "a second cut in deal %d", l.Deal)
 			}
 			if l.Position < 6 || l.Position > 26 {
-				return nil, lineError(n, "cut position %d outside 6..26", l.Position)
+				return lineError(n, "cut position %d outside 6..26", l.Position)
 			}
 			var all giretra.Set
 			for p := range 4 {
 				h := Hand(l.Hands[p])
 				if len(l.Hands[p]) != 8 || h.Count() != 8 || all&h != 0 {
-					return nil, lineError(n, "the hands are not 32 distinct cards")
+					return lineError(n, "the hands are not 32 distinct cards")
 				}
 				all |= h
 			}
@@ -174,39 +172,39 @@ func Read(r io.Reader) (*Match, error) {
 		case TypeBid:
 			var l BidLine
 			if err := inDeal(&l, &l.Deal); err != nil {
-				return nil, err
+				return err
 			}
 			if cur.Contract != nil {
-				return nil, lineError(n, "a bid after the contract")
+				return lineError(n, "a bid after the contract")
 			}
 			if (l.Action == ActionType(giretra.Accept)) != (l.Mode == nil) {
-				return nil, lineError(n, "an Accept has no mode, other actions have one")
+				return lineError(n, "an Accept has no mode, other actions have one")
 			}
 			cur.Bids = append(cur.Bids, l)
 		case TypeContract:
 			var l ContractLine
 			if err := inDeal(&l, &l.Deal); err != nil {
-				return nil, err
+				return err
 			}
 			if cur.Contract != nil {
-				return nil, lineError(n, "a second contract in deal %d", l.Deal)
+				return lineError(n, "a second contract in deal %d", l.Deal)
 			}
 			cur.Contract = &l
 		case TypeTrick:
 			var l TrickLine
 			if err := inDeal(&l, &l.Deal); err != nil {
-				return nil, err
+				return err
 			}
 			if cur.Cut == nil || cur.Contract == nil {
-				return nil, lineError(n, "a trick before the cut and the contract")
+				return lineError(n, "a trick before the cut and the contract")
 			}
 			if l.Trick != len(cur.Tricks)+1 || l.Trick > 8 || len(l.Cards) != 4 {
-				return nil, lineError(n, "trick %d of %d cards after %d tricks", l.Trick, len(l.Cards), len(cur.Tricks))
+				return lineError(n, "trick %d of %d cards after %d tricks", l.Trick, len(l.Cards), len(cur.Tricks))
 			}
 			for i, c := range l.Cards {
 				p := (giretra.Position(l.Leader) + giretra.Position(i)) & 3
 				if !Hand(cur.Cut.Hands[p]).Has(giretra.Card(c)) || played[p].Has(giretra.Card(c)) {
-					return nil, lineError(n, "%v played %s, not in its hand", p, giretra.Card(c).Short())
+					return lineError(n, "%v played %s, not in its hand", p, giretra.Card(c).Short())
 				}
 				played[p] |= giretra.Card(c).Bit()
 			}
@@ -214,51 +212,84 @@ func Read(r io.Reader) (*Match, error) {
 		case TypeResult:
 			var l ResultLine
 			if err := inDeal(&l, &l.Deal); err != nil {
-				return nil, err
+				return err
 			}
 			if cur.Result != nil {
-				return nil, lineError(n, "a second result in deal %d", l.Deal)
+				return lineError(n, "a second result in deal %d", l.Deal)
 			}
 			cur.Result = &l
 		case TypeCall:
 			var l CallLine
 			if err := strict(b, &l); err != nil {
-				return nil, lineError(n, "%v", err)
+				return lineError(n, "%v", err)
 			}
 			if l.Deal < 0 || l.Deal > len(m.Deals) {
-				return nil, lineError(n, "call in deal %d of %d", l.Deal, len(m.Deals))
+				return lineError(n, "call in deal %d of %d", l.Deal, len(m.Deals))
 			}
 			if !slices.Contains(Kinds(), l.Kind) {
-				return nil, lineError(n, "unknown call kind %q", l.Kind)
+				return lineError(n, "unknown call kind %q", l.Kind)
 			}
 			m.Calls = append(m.Calls, Call{CallLine: l, Line: n})
 		case TypeViolation:
 			var l ViolationLine
 			if err := strict(b, &l); err != nil {
-				return nil, lineError(n, "%v", err)
+				return lineError(n, "%v", err)
 			}
 			if l.Line < 0 || l.Line >= n {
-				return nil, lineError(n, "violation points to line %d", l.Line)
+				return lineError(n, "violation points to line %d", l.Line)
 			}
 			m.Violations = append(m.Violations, l)
 		case TypeEnd:
 			var l EndLine
 			if err := strict(b, &l); err != nil {
-				return nil, lineError(n, "%v", err)
+				return lineError(n, "%v", err)
 			}
 			if l.Line < 0 || l.Line >= n {
-				return nil, lineError(n, "end points to line %d", l.Line)
+				return lineError(n, "end points to line %d", l.Line)
 			}
 			m.End = &l
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, lineError(n+1, "%v", err)
-	}
-	if n == 0 {
-		return nil, fmt.Errorf("empty record")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// lineType is the "type" every line has.
+type lineType struct {
+	Type string `json:"type"`
+}
+
+// scan calls line with each non-blank line of a record, its number (from
+// 1) and its type, and stops at the first error. A line longer than
+// MaxLine, or not a JSON object, is an error; so is an empty record.
+func scan(r io.Reader, line func(n int, probe lineType, b []byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	n := 0
+	for sc.Scan() {
+		n++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var probe lineType
+		if err := json.Unmarshal(b, &probe); err != nil {
+			return lineError(n, "not a JSON object: %v", err)
+		}
+		if err := line(n, probe, b); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return lineError(n+1, "%v", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("empty record")
+	}
+	return nil
 }
 
 // strict decodes one line, refusing fields the line type does not have.

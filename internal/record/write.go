@@ -20,11 +20,8 @@ import (
 // accepted action, Call with each HTTP exchange, Violation, and End last.
 // Writing errors are kept and returned by End.
 type Writer struct {
-	mu   sync.Mutex
-	w    *bufio.Writer
-	c    io.Closer
-	line int
-	err  error
+	mu sync.Mutex
+	lines
 
 	deck     *rand.Rand // a copy of the match's deck stream
 	cur      [32]giretra.Card
@@ -45,31 +42,10 @@ func Create(path string, h Header, deck *rand.Rand) (*Writer, error) {
 
 // New is Create on any writer; End closes it if it is an io.Closer.
 func New(w io.Writer, h Header, deck *rand.Rand) *Writer {
-	rw := &Writer{w: bufio.NewWriterSize(w, 64<<10), deck: deck}
-	if c, ok := w.(io.Closer); ok {
-		rw.c = c
-	}
+	rw := &Writer{lines: newLines(w), deck: deck}
 	h.Type, h.Version = TypeMatch, Version
 	rw.put(&h)
 	return rw
-}
-
-// put writes one line and returns its number.
-func (w *Writer) put(v any) int {
-	if w.err != nil {
-		return w.line
-	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		b = append(b, '\n')
-		_, err = w.w.Write(b)
-	}
-	if err != nil {
-		w.err = err
-		return w.line
-	}
-	w.line++
-	return w.line
 }
 
 // Event records what a notification says about the game: a deal
@@ -214,11 +190,7 @@ func (w *Writer) End(res giretra.MatchResult, err error, errSeat int, interrupte
 		}
 	}
 	w.put(&l)
-	ferr := w.w.Flush()
-	if w.c != nil {
-		ferr = errors.Join(ferr, w.c.Close())
-	}
-	return errors.Join(w.err, ferr)
+	return w.close()
 }
 
 // Hand is a dealt hand's cards as a set.
@@ -228,4 +200,50 @@ func Hand(cards []Card) giretra.Set {
 		s |= giretra.Card(c).Bit()
 	}
 	return s
+}
+
+// lines is a record's output, shared by every kind of record: one JSON
+// object a line, lines numbered from 1, the first write error kept (later
+// lines are dropped) and returned by close. Its users serialise calls.
+type lines struct {
+	w    *bufio.Writer
+	c    io.Closer
+	line int
+	err  error
+}
+
+// newLines writes to w; close closes it if it is an io.Closer.
+func newLines(w io.Writer) lines {
+	l := lines{w: bufio.NewWriterSize(w, 64<<10)}
+	if c, ok := w.(io.Closer); ok {
+		l.c = c
+	}
+	return l
+}
+
+// put writes one line and returns its number.
+func (l *lines) put(v any) int {
+	if l.err != nil {
+		return l.line
+	}
+	b, err := json.Marshal(v)
+	if err == nil {
+		b = append(b, '\n')
+		_, err = l.w.Write(b)
+	}
+	if err != nil {
+		l.err = err
+		return l.line
+	}
+	l.line++
+	return l.line
+}
+
+// close flushes and closes the output; it returns the first error.
+func (l *lines) close() error {
+	ferr := l.w.Flush()
+	if l.c != nil {
+		ferr = errors.Join(ferr, l.c.Close())
+	}
+	return errors.Join(l.err, ferr)
 }

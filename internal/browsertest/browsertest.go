@@ -1,0 +1,166 @@
+// Package browsertest opens a self-contained HTML page (the reports of
+// internal/htmlreport) in headless Chromium for a test: the page must
+// load with no console error, no exception and no network request but
+// its own. Tests import it; no command does.
+package browsertest
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// Chromium finds a Chromium binary; .ci/run installs Debian's chromium,
+// so the browser tests never skip in CI.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium binary on PATH (Debian: apt-get install chromium): the report's browser test cannot run")
+	return ""
+}
+
+// Page is a page open in headless Chromium.
+type Page struct {
+	t   testing.TB
+	Ctx context.Context // the browser tab, for chromedp actions
+	url string
+
+	mu                           sync.Mutex
+	problems, warnings, requests []string
+}
+
+// Open loads the page at path (a file) and waits until the element with
+// id ready is visible. The browser closes when the test ends.
+func Open(t testing.TB, path, ready string) *Page {
+	t.Helper()
+	exe := Chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	t.Cleanup(cancel)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(cancelBrowser)
+	p := &Page{t: t, Ctx: bctx, url: "file://" + path}
+
+	console := chromedp.Console(bctx)
+	if err := chromedp.Listen(bctx, func(ev any) {
+		if r, ok := ev.(*network.EventRequestWillBeSent); ok {
+			p.mu.Lock()
+			p.requests = append(p.requests, r.Request.URL)
+			p.mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	go func() {
+		for m, err := range console {
+			if err != nil {
+				return
+			}
+			switch {
+			case m.Type == chromedp.ConsoleError || m.IsException():
+				p.mu.Lock()
+				p.problems = append(p.problems, m.String())
+				p.mu.Unlock()
+			case m.Type == chromedp.ConsoleWarning:
+				// Reported, not a failure: a browser's own warnings vary by version.
+				p.mu.Lock()
+				p.warnings = append(p.warnings, m.String())
+				p.mu.Unlock()
+			}
+		}
+	}()
+	if err := chromedp.Do(bctx, chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.ID(ready))); err != nil {
+		t.Fatalf("loading the report: %v", err)
+	}
+	return p
+}
+
+// Text is the text of the element with id.
+func (p *Page) Text(id string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.Ctx, chromedp.Text(chromedp.ID(id)))
+	if err != nil {
+		p.t.Fatalf("reading #%s: %v", id, err)
+	}
+	return s
+}
+
+// Click clicks the element with id.
+func (p *Page) Click(id string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.Click(chromedp.ID(id))); err != nil {
+		p.t.Fatalf("clicking #%s: %v", id, err)
+	}
+}
+
+// Select picks the option of value in the <select> with id, as a user
+// does: the value changes and the element fires "change".
+func (p *Page) Select(id, value string) error {
+	if err := chromedp.Do(p.Ctx, chromedp.SetValue(chromedp.ID(id), value)); err != nil {
+		return err
+	}
+	_, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`document.getElementById(`+strconv.Quote(id)+`).dispatchEvent(new Event("change"))`))
+	return err
+}
+
+// Key types key (kb.ArrowLeft, "a") into the page.
+func (p *Page) Key(key string) error {
+	return chromedp.Do(p.Ctx, chromedp.KeyEvent(key))
+}
+
+// Eval evaluates a JavaScript expression in the page.
+func Eval[T any](p *Page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// Check fails the test on a console error or exception so far, or on a
+// request for anything but the page itself; it logs console warnings.
+func (p *Page) Check() {
+	p.t.Helper()
+	time.Sleep(200 * time.Millisecond) // let late console messages arrive
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.problems) > 0 {
+		p.t.Errorf("console: %q", p.problems)
+	}
+	for _, w := range p.warnings {
+		p.t.Logf("console %s", w)
+	}
+	if !slices.Contains(p.requests, p.url) {
+		p.t.Errorf("the network listener saw no request for the page itself (%q)", p.requests)
+	}
+	for _, r := range p.requests {
+		if r != p.url {
+			p.t.Errorf("the page requested %s", r)
+		}
+	}
+}
