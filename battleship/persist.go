@@ -2,6 +2,7 @@ package battleship
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -34,7 +35,7 @@ func (m *memory) WriteTo(w io.Writer) (int64, error) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b string) int {
-		return compareU64(m.entries[a].used, m.entries[b].used)
+		return cmp.Compare(m.entries[a].used, m.entries[b].used)
 	})
 	cw := &countWriter{w: bufio.NewWriter(w)}
 	cw.write([]byte(memoryMagic))
@@ -55,16 +56,6 @@ func (m *memory) WriteTo(w io.Writer) (int64, error) {
 		cw.err = cw.w.(*bufio.Writer).Flush()
 	}
 	return cw.n, cw.err
-}
-
-func compareU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 type countWriter struct {

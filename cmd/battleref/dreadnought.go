@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -334,20 +335,10 @@ func (g *dnGame) apply(c int, res battleship.Result) {
 		}
 	}
 	if len(out) > dnMaxHyp {
-		slices.SortFunc(out, func(a, b []dnShip) int { return -cmpFloat(g.weight(a), g.weight(b)) })
+		slices.SortFunc(out, func(a, b []dnShip) int { return cmp.Compare(g.weight(b), g.weight(a)) })
 		out = out[:dnMaxHyp]
 	}
 	g.hyps = out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (g *dnGame) extend(out [][]dnShip, h []dnShip, c int, sink bool) [][]dnShip {

@@ -53,20 +53,7 @@ func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp a
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if res.winner == botSeat {
-			rep.Wins++
-			rep.SeatWins[botSeat]++
-			winShots = append(winShots, res.shots)
-			if res.invalid != "" {
-				rep.OppInvalid++
-			}
-		} else {
-			rep.Losses++
-			if res.invalid != "" {
-				st[0].invalid = append(st[0].invalid, res.invalid)
-			}
-		}
-		rep.SeatGames[botSeat]++
+		winShots = rep.tally(res, botSeat, st[0], winShots)
 		if c.full && res.invalid == "" {
 			both[0] = append(both[0], res.both[0])
 			both[1] = append(both[1], res.both[1])
@@ -180,3 +167,23 @@ func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*call
 
 // errNotInproc is returned for a player that only exists over HTTP.
 var errNotInproc = errors.New("-mode duel-inproc plays in-process players only (self, stupid, dg, dreadnought…); use -mode duel for URLs")
+
+// tally counts one finished duel game in rep, the bot in seat botSeat: an
+// invalid answer by the loser is the bot's (in its stats) or the
+// opponent's. It returns winShots with the bot's winning shot count added.
+func (rep *report) tally(res gameResult, botSeat int, bot *callStats, winShots []int) []int {
+	rep.SeatGames[botSeat]++
+	if res.winner == botSeat {
+		rep.Wins++
+		rep.SeatWins[botSeat]++
+		if res.invalid != "" {
+			rep.OppInvalid++
+		}
+		return append(winShots, res.shots)
+	}
+	rep.Losses++
+	if res.invalid != "" {
+		bot.invalid = append(bot.invalid, res.invalid)
+	}
+	return winShots
+}

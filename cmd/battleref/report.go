@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/htmlreport"
 	"github.com/botarena/gamebot/internal/record"
 )
@@ -24,7 +23,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "battleref report <record folder> [-o replay.html] [-subject NAME] [-viewer N]\n")
 		fs.PrintDefaults()
 	}
-	dir, err := parseOne(fs, args, "record folder")
+	dir, err := cli.ParseOne(fs, args, "record folder")
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
@@ -35,17 +34,11 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := htmlreport.WriteDuels(&buf, ds, htmlreport.DuelOptions{Subject: *subject, ViewerGames: *viewer, Title: *title}); err != nil {
-		return err
+	size, err := htmlreport.Save(*out, stdout, func(w io.Writer) error {
+		return htmlreport.WriteDuels(w, ds, htmlreport.DuelOptions{Subject: *subject, ViewerGames: *viewer, Title: *title})
+	})
+	if err == nil && *out != "-" {
+		fmt.Fprintf(stderr, "battleref: wrote %s (%d games, %d KB)\n", *out, len(ds), size>>10)
 	}
-	if *out == "-" {
-		_, err := stdout.Write(buf.Bytes())
-		return err
-	}
-	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "battleref: wrote %s (%d games, %d KB)\n", *out, len(ds), buf.Len()>>10)
-	return nil
+	return err
 }

@@ -450,20 +450,7 @@ func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player,
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		rep.SeatGames[botSeat]++
-		if res.winner == botSeat {
-			rep.Wins++
-			rep.SeatWins[botSeat]++
-			winShots = append(winShots, res.shots)
-			if res.invalid != "" {
-				rep.OppInvalid++
-			}
-		} else {
-			rep.Losses++
-			if res.invalid != "" {
-				st[0].invalid = append(st[0].invalid, res.invalid)
-			}
-		}
+		winShots = rep.tally(res, botSeat, st[0], winShots)
 		return nil
 	})
 	if err != nil {

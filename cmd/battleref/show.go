@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/botarena/gamebot/internal/cli"
@@ -13,52 +12,6 @@ import (
 )
 
 // show: a recorded duel game in the terminal.
-
-// parseOne parses a subcommand that takes one positional argument, flags
-// before or after it.
-func parseOne(fs *flag.FlagSet, args []string, what string) (string, error) {
-	pos, err := cli.ParseInterleaved(fs, args)
-	if err != nil {
-		return "", err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return "", fmt.Errorf("%s needs one %s", fs.Name(), what)
-	}
-	return pos[0], nil
-}
-
-// findDuel opens path, a record or a folder of them; game picks one by
-// number (0: the first).
-func findDuel(path string, game int) (*record.Duel, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		d, err := record.ReadDuelFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if game != 0 && d.Header.Game != game {
-			return nil, fmt.Errorf("%s holds game %d, not %d", path, d.Header.Game, game)
-		}
-		return d, nil
-	}
-	all, err := record.ReadDuelDir(path)
-	if err != nil {
-		return nil, err
-	}
-	if game == 0 {
-		return all[0], nil
-	}
-	for _, d := range all {
-		if d.Header.Game == game {
-			return d, nil
-		}
-	}
-	return nil, fmt.Errorf("%s: no game %d", path, game)
-}
 
 func runShow(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
@@ -68,14 +21,14 @@ func runShow(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "battleref show <duel-0001.jsonl | record folder> [-game N]\n")
 		fs.PrintDefaults()
 	}
-	path, err := parseOne(fs, args, "record file or folder")
+	path, err := cli.ParseOne(fs, args, "record file or folder")
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	d, err := findDuel(path, *game)
+	d, err := record.FindDuel(path, *game)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/botarena/gamebot/internal/htmlreport"
 	"github.com/botarena/gamebot/internal/record"
@@ -34,17 +33,11 @@ func runReport(args []string, env *runEnv) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := htmlreport.Write(&buf, ms, htmlreport.Options{Subject: *subject, ViewerMatches: *viewer, Title: *title}); err != nil {
-		return err
+	size, err := htmlreport.Save(*out, env.stdout, func(w io.Writer) error {
+		return htmlreport.Write(w, ms, htmlreport.Options{Subject: *subject, ViewerMatches: *viewer, Title: *title})
+	})
+	if err == nil && *out != "-" {
+		fmt.Fprintf(env.stderr, "giretra-ref: wrote %s (%d matches, %d KB)\n", *out, len(ms), size>>10)
 	}
-	if *out == "-" {
-		_, err := env.stdout.Write(buf.Bytes())
-		return err
-	}
-	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stderr, "giretra-ref: wrote %s (%d matches, %d KB)\n", *out, len(ms), buf.Len()>>10)
-	return nil
+	return err
 }

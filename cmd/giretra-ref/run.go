@@ -331,14 +331,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // parseOne parses a command that takes one positional argument.
 func parseOne(fs *flag.FlagSet, args []string, what string) (string, error) {
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return "", err
+	arg, err := cli.ParseOne(fs, args, what)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return "", usageErr("%v", err)
 	}
-	if len(pos) != 1 {
-		return "", usageErr("%s needs one %s", fs.Name(), what)
-	}
-	return pos[0], nil
+	return arg, err
 }
 
 // emit prints a report: as JSON with -json, else as text.

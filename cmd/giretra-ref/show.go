@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -58,38 +57,6 @@ func handText(cards []record.Card, m giretra.Mode) string {
 	return strings.Join(parts, "   ")
 }
 
-// findRecord opens path, a record or a folder of them; match picks one by
-// number (0: the first).
-func findRecord(path string, match int) (*record.Match, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		m, err := record.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if match != 0 && m.Header.Match != match {
-			return nil, fmt.Errorf("%s holds match %d, not %d", path, m.Header.Match, match)
-		}
-		return m, nil
-	}
-	all, err := record.ReadDir(path)
-	if err != nil {
-		return nil, err
-	}
-	if match == 0 {
-		return all[0], nil
-	}
-	for _, m := range all {
-		if m.Header.Match == match {
-			return m, nil
-		}
-	}
-	return nil, fmt.Errorf("%s: no match %d", path, match)
-}
-
 func runShow(args []string, env *runEnv) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
@@ -107,7 +74,7 @@ func runShow(args []string, env *runEnv) error {
 	if err != nil {
 		return err
 	}
-	m, err := findRecord(path, *match)
+	m, err := record.FindMatch(path, *match)
 	if err != nil {
 		return err
 	}

@@ -70,3 +70,18 @@ func ParseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = fs.Args()[1:]
 	}
 }
+
+// ParseOne is ParseInterleaved for a command that takes exactly one
+// positional argument (what names it); any other count prints the usage
+// and is an error.
+func ParseOne(fs *flag.FlagSet, args []string, what string) (string, error) {
+	pos, err := ParseInterleaved(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return "", fmt.Errorf("%s needs one %s", fs.Name(), what)
+	}
+	return pos[0], nil
+}

@@ -263,6 +263,12 @@ func ReadDuelFile(path string) (*Duel, error) {
 // ReadDuelDir reads every *.jsonl duel record in dir, in file-name order.
 func ReadDuelDir(dir string) ([]*Duel, error) { return readDir(dir, ReadDuelFile) }
 
+// FindDuel opens path, a duel record or a folder of them, and returns game
+// number n of it (0: the first).
+func FindDuel(path string, n int) (*Duel, error) {
+	return find(path, n, "game", ReadDuelFile, ReadDuelDir, func(d *Duel) int { return d.Header.Game })
+}
+
 // ReadDuel reads and checks one duel game's record: the fleets must fit
 // the rules and every result must be the arena's. Unknown line types are
 // skipped; anything inconsistent is an error naming its line.

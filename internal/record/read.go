@@ -59,6 +59,45 @@ func ReadFile(path string) (*Match, error) {
 // ReadDir reads every *.jsonl record in dir, in file-name order.
 func ReadDir(dir string) ([]*Match, error) { return readDir(dir, ReadFile) }
 
+// FindMatch opens path, a record or a folder of them, and returns match
+// number n of it (0: the first).
+func FindMatch(path string, n int) (*Match, error) {
+	return find(path, n, "match", ReadFile, ReadDir, func(m *Match) int { return m.Header.Match })
+}
+
+// find is FindMatch and FindDuel: path is a file or a folder of records,
+// n a record's number (0: the first), what names the numbered thing.
+func find[T any](path string, n int, what string, readOne func(string) (T, error), readAll func(string) ([]T, error), num func(T) int) (T, error) {
+	var zero T
+	st, err := os.Stat(path)
+	if err != nil {
+		return zero, err
+	}
+	if !st.IsDir() {
+		v, err := readOne(path)
+		if err != nil {
+			return zero, err
+		}
+		if n != 0 && num(v) != n {
+			return zero, fmt.Errorf("%s holds %s %d, not %d", path, what, num(v), n)
+		}
+		return v, nil
+	}
+	all, err := readAll(path)
+	if err != nil {
+		return zero, err
+	}
+	if n == 0 {
+		return all[0], nil
+	}
+	for _, v := range all {
+		if num(v) == n {
+			return v, nil
+		}
+	}
+	return zero, fmt.Errorf("%s: no %s %d", path, what, n)
+}
+
 // readFile reads the record at path with read, errors naming the file.
 func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	var zero T
