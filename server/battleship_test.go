@@ -239,3 +239,45 @@ func FuzzBattleshipHandler(f *testing.F) {
 		}
 	})
 }
+
+// TestBattleshipReplay: two servers asked the same requests give the same
+// answers (randomness is seeded from game-id, player-index and the
+// history, never from the clock), other games get other fleets, and the
+// opponent memory shows in /metrics.
+func TestBattleshipReplay(t *testing.T) {
+	newServer := func() *Server {
+		return New(slog.New(slog.DiscardHandler), Config{}, prometheus.NewRegistry(), Deps{Battleship: battleship.NewBot(battleship.Options{})})
+	}
+	s1, s2 := newServer(), newServer()
+	post := func(s *Server, body string) string {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/battleship", strings.NewReader(body)))
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	fleets := map[string]bool{}
+	for id := range 5 {
+		init := `{"game-id":` + strconv.Itoa(id) + `,"game":"battleship","action":"init","players":2,"player-index":0,"board":{"opponent":"rival",` + bsBoard10 + `}}`
+		a, b := post(s1, init), post(s2, init)
+		if a != b {
+			t.Errorf("game %d: init answered %s and %s", id, a, b)
+		}
+		fleets[a] = true
+		turn := `{"game":"Battleship","game-id":` + strconv.Itoa(id) + `,"action":"play-turn","player-index":0,"board":{"opponent":"rival",` + bsBoard10 +
+			`,"your_strikes":[{"target":"4,4","result":""}],"his_strikes":[{"target":"0,0","result":""}]}}`
+		if a, b := post(s1, turn), post(s2, turn); a != b {
+			t.Errorf("game %d: play-turn answered %s and %s", id, a, b)
+		}
+	}
+	if len(fleets) < 5 {
+		t.Errorf("5 games, %d different fleets", len(fleets))
+	}
+	rec := httptest.NewRecorder()
+	s1.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if !strings.Contains(rec.Body.String(), "bot_battleship_opponents 1\n") || !strings.Contains(rec.Body.String(), "bot_battleship_memory_bytes 1200\n") {
+		t.Errorf("metrics lack the battleship memory:\n%s", rec.Body)
+	}
+}

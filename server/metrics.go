@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/botarena/gamebot/battleship"
 	"sync"
 
 	"github.com/botarena/gamebot/giretra"
@@ -106,4 +107,17 @@ func child[T any](mu *sync.RWMutex, cache map[decisionKey]T, k decisionKey, reso
 		mu.Unlock()
 	}
 	return c
+}
+
+// registerBattleship exposes the size of the battleship opponent memory,
+// read when scraped.
+func registerBattleship(reg prometheus.Registerer, b *battleship.Bot) {
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bot_battleship_opponents", Help: "Battleship opponents (name and board size) remembered.",
+		}, func() float64 { return float64(b.Len()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bot_battleship_memory_bytes", Help: "Bytes the battleship opponent tables take.",
+		}, func() float64 { return float64(b.MemoryBytes()) }),
+	)
 }

@@ -90,6 +90,9 @@ func New(logger *slog.Logger, cfg Config, reg *prometheus.Registry, deps Deps) *
 	m := NewMetrics(reg)
 	s := &Server{metrics: m, logger: logger, maxBody: cfg.MaxBodyBytes, slots: make(chan struct{}, cfg.MaxConcurrentDecisions)}
 	s.sessions = newSessionStore(cfg, deps.NewGiretraPlayer, m)
+	if deps.Battleship != nil {
+		registerBattleship(reg, deps.Battleship)
+	}
 	s.router = s.routes(reg, deps)
 	return s
 }
