@@ -219,3 +219,19 @@ func BenchmarkInit10x10(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlayTurn10x10Known is a mid-game turn against an opponent the
+// bot remembers: the shooting prior is rebuilt from the memory.
+func BenchmarkPlayTurn10x10Known(b *testing.B) {
+	h := gameHistory(b, std10, 30, true, 7)
+	bot := NewBot(Options{Candidates: 1})
+	for g := range 5 {
+		bot.Init("x", std10, uint64(g))
+		bot.PlayTurn("x", std10, h[:1], h[:1], uint64(g))
+		bot.PlayTurn("x", std10, h[:2], h[:2], uint64(g))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		bot.PlayTurn("x", std10, h, h[:5], 1)
+	}
+}

@@ -168,13 +168,22 @@ func (b *Bot) PlayTurn(opponent string, r Rules, yours, his []Strike, seed uint6
 	if opt.Spread < 0 {
 		opt.Spread = 0
 	}
-	opt.Prior = b.mem.prior(key, r, nil)
+	buf := priorBufs.Get().(*[]float64)
+	opt.Prior = b.mem.prior(key, r, *buf)
 	c, p0 := nextShot(r, yours, rand.New(rand.NewPCG(seed, h)), opt)
+	if opt.Prior != nil {
+		*buf = opt.Prior
+	}
+	priorBufs.Put(buf)
 	if p0 >= 0 {
 		b.pred.put(h, prediction{cell: int32(c), p0: float32(p0)})
 	}
 	return c % r.W, c / r.W
 }
+
+// priorBufs holds the per-turn prior tables (a board's worth of floats,
+// rebuilt every turn from the memory).
+var priorBufs = sync.Pool{New: func() any { return new([]float64) }}
 
 // placementHeat is the opponent's opening shots, scaled to max 1, once a
 // few games have been seen.

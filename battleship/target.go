@@ -422,24 +422,7 @@ type deadRef struct {
 // base computes the unknown cells' free runs and the base placements per
 // length (no explanation ship taken).
 func (t *targeter) base() {
-	w, h := t.r.W, t.r.H
-	for y := h - 1; y >= 0; y-- {
-		for x := w - 1; x >= 0; x-- {
-			c := y*w + x
-			if t.state[c] != cellUnknown {
-				t.baseR[c], t.baseD[c] = 0, 0
-				continue
-			}
-			rr, rd := uint8(1), uint8(1)
-			if x+1 < w {
-				rr += t.baseR[c+1]
-			}
-			if y+1 < h {
-				rd += t.baseD[c+w]
-			}
-			t.baseR[c], t.baseD[c] = min(rr, MaxLen), min(rd, MaxLen)
-		}
-	}
+	t.freeRuns(t.baseR, t.baseD) // no cell is covered yet
 	t.lens = t.lens[:0]
 	for l := 1; l <= MaxLen; l++ {
 		t.cntBase[l], t.destroyed[l], t.coefA[l] = 0, 0, 0
@@ -560,33 +543,37 @@ func (t *targeter) finish() {
 	}
 }
 
-// evaluate weights one complete explanation of the hits by the number of
-// ways to place the remaining ships on the free cells, and adds its cell
-// probabilities to the accumulator.
-func (t *targeter) evaluate() {
-	if expHook != nil {
-		expHook(t)
-	}
+// freeRuns writes, for every cell, the length of the run of unknown cells
+// not covered by an explanation ship that starts there, to the right and
+// downwards, capped at MaxLen.
+func (t *targeter) freeRuns(right, down []uint8) {
 	w, h := t.r.W, t.r.H
-	t.work += t.n
-	// Free runs to the right and downwards, capped at MaxLen.
 	for y := h - 1; y >= 0; y-- {
 		for x := w - 1; x >= 0; x-- {
 			c := y*w + x
 			if t.state[c] != cellUnknown || t.cov[c] {
-				t.runR[c], t.runD[c] = 0, 0
+				right[c], down[c] = 0, 0
 				continue
 			}
 			rr, rd := uint8(1), uint8(1)
 			if x+1 < w {
-				rr += t.runR[c+1]
+				rr += right[c+1]
 			}
 			if y+1 < h {
-				rd += t.runD[c+w]
+				rd += down[c+w]
 			}
-			t.runR[c], t.runD[c] = min(rr, MaxLen), min(rd, MaxLen)
+			right[c], down[c] = min(rr, MaxLen), min(rd, MaxLen)
 		}
 	}
+}
+
+// evaluate weights one complete explanation of the hits by the number of
+// ways to place the remaining ships on the free cells, and adds its cell
+// probabilities to the accumulator.
+func (t *targeter) evaluate() {
+	w := t.r.W
+	t.work += t.n
+	t.freeRuns(t.runR, t.runD)
 	// Placements per length.
 	var cnt [MaxLen + 1]int
 	for _, c := range t.free {
@@ -836,5 +823,3 @@ func probabilities(r Rules, shots []Strike, rng *rand.Rand, opt TargetOptions) [
 	}
 	return out
 }
-
-var expHook func(*targeter)
