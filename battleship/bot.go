@@ -55,6 +55,7 @@ type Bot struct {
 
 	saveMu  sync.Mutex
 	saving  bool
+	saves   sync.WaitGroup // the background save in flight, if any
 	savedAt time.Time
 	saveErr error // the last load or save of MemoryFile
 }

@@ -236,8 +236,10 @@ func (b *Bot) autosave() {
 		return
 	}
 	b.saving, b.savedAt = true, now
+	b.saves.Add(1)
 	b.saveMu.Unlock()
 	go func() {
+		defer b.saves.Done()
 		err := b.SaveMemory(b.opt.MemoryFile)
 		b.saveMu.Lock()
 		b.saving, b.saveErr = false, err
@@ -246,3 +248,14 @@ func (b *Bot) autosave() {
 }
 
 const saveEvery = 30 * time.Second
+
+// Flush waits for a background save in flight, then writes
+// Options.MemoryFile (if set) with the memory as it is now: the last save,
+// at shutdown, so that an older background save cannot land after it.
+func (b *Bot) Flush() error {
+	b.saves.Wait()
+	if b.opt.MemoryFile == "" {
+		return nil
+	}
+	return b.SaveMemory(b.opt.MemoryFile)
+}

@@ -178,3 +178,24 @@ func FuzzReadMemory(f *testing.F) {
 		}
 	})
 }
+
+// TestFlush: the shutdown save writes what was learnt since the start
+// (a background save would wait 30 s), and a new bot reads it back.
+func TestFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mem")
+	bot := NewBot(Options{Candidates: 1, MemoryFile: path})
+	playHis(bot, "a", std10, openingShots(std10, 5))
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("saved before 30 s")
+	}
+	if err := bot.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	again := NewBot(Options{Candidates: 1, MemoryFile: path})
+	if err := again.MemoryErr(); err != nil || again.Len() != 1 {
+		t.Errorf("after Flush a new bot holds %d opponents (%v)", again.Len(), err)
+	}
+	if err := NewBot(Options{}).Flush(); err != nil {
+		t.Errorf("Flush without a file: %v", err)
+	}
+}

@@ -148,7 +148,7 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if cfg.battleshipMemory != "" {
 		defer func() {
-			if err := ships.SaveMemory(cfg.battleshipMemory); err != nil {
+			if err := ships.Flush(); err != nil {
 				logger.Warn("battleship memory not saved", "file", cfg.battleshipMemory, "err", err)
 			}
 		}()
