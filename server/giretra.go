@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/wire"
@@ -59,18 +60,32 @@ func (s *Server) giretraDelete() http.Handler {
 	}
 }
 
-// search runs a decision under a search slot, or with an expired context
-// (the fast heuristic) when every slot is busy: a weaker move beats an
-// error, on which the engine aborts a whole run.
+// search runs a decision under a search slot. There is one slot per CPU,
+// so that a search never shares its core with another: on a quiet machine
+// every decision finds a free slot and searches to its work limit, and
+// answers are reproducible. Under load (every slot busy) a decision waits
+// for a slot, and its search stops loadBudget after it arrived; when no
+// slot frees in time it gets the fast heuristic (an expired context): a
+// weaker move beats an error, on which the engine aborts a whole run.
 func (s *Server) search(ctx context.Context, f func(context.Context) error) error {
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
+		return f(ctx)
 	default:
-		s.metrics.overloaded.WithLabelValues(giretraGame).Inc()
-		fast, cancel := context.WithCancel(ctx)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.loadBudget)
+	defer cancel()
+	wait := time.NewTimer(s.loadBudget - s.loadBudget/4)
+	defer wait.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+		s.metrics.overloaded.WithLabelValues(giretraGame, "shortened").Inc()
+	case <-wait.C:
+		s.metrics.overloaded.WithLabelValues(giretraGame, "heuristic").Inc()
 		cancel()
-		ctx = fast
+	case <-ctx.Done():
 	}
 	return f(ctx)
 }
@@ -95,10 +110,8 @@ func (s *Server) giretraCut() http.Handler {
 		decide: func(ctx context.Context, q *cutRequest) (cut giretra.Cut, err error) {
 			q.se.mu.Lock()
 			defer q.se.mu.Unlock()
-			err = s.search(ctx, func(ctx context.Context) error {
-				cut, err = q.se.player.ChooseCut(ctx, q.se.seat, &q.match)
-				return err
-			})
+			// No search slot: choosing a cut costs microseconds.
+			cut, err = q.se.player.ChooseCut(ctx, q.se.seat, &q.match)
 			if err == nil && !cut.Valid() {
 				err = errors.New("cut outside 6..26")
 			}

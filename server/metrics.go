@@ -64,8 +64,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "bot_notifications_total", Help: "Giretra notifications received, by event (unknown names as \"unknown\").",
 		}, []string{"event"}),
 		overloaded: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "bot_overload_total", Help: "Decisions that found every search slot busy, by game.",
-		}, []string{"game"}),
+			Name: "bot_overload_total", Help: "Decisions made under overload, by game and outcome: heuristic (every search slot busy) or shortened (searched under the load budget).",
+		}, []string{"game", "outcome"}),
 	}
 	m.decisions = map[decisionKey]prometheus.Observer{}
 	m.fallbacks = map[decisionKey]prometheus.Counter{}

@@ -34,9 +34,15 @@ type Config struct {
 	// EndedSessionTTL is the grace after match-ended. Default 1 min.
 	EndedSessionTTL time.Duration
 	// MaxConcurrentDecisions caps CPU-heavy Giretra decisions running at
-	// once; beyond it a decision gets the fast heuristic answer. Default
-	// 2×GOMAXPROCS.
+	// once; beyond it a decision waits for a slot. Default GOMAXPROCS: one
+	// search per CPU.
 	MaxConcurrentDecisions int
+	// LoadBudget bounds the time a Giretra decision that found every
+	// slot busy may take, from its arrival: waiting for a slot (at most
+	// three quarters of it; the fast heuristic answers after that) and
+	// searching. Default 30 ms, so that answers stay under 50 ms when the
+	// machine runs more matches than it has CPUs for.
+	LoadBudget time.Duration
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
 }
@@ -55,7 +61,11 @@ func (c *Config) defaults() {
 		c.EndedSessionTTL = time.Minute
 	}
 	if c.MaxConcurrentDecisions <= 0 {
-		c.MaxConcurrentDecisions = 2 * runtime.GOMAXPROCS(0)
+		c.MaxConcurrentDecisions = runtime.GOMAXPROCS(0)
+
+	}
+	if c.LoadBudget <= 0 {
+		c.LoadBudget = 30 * time.Millisecond
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -80,7 +90,8 @@ type Server struct {
 	logger   *slog.Logger
 	maxBody  int64
 	// slots bounds the Giretra decisions that may search at once.
-	slots chan struct{}
+	slots      chan struct{}
+	loadBudget time.Duration
 }
 
 // New builds the server: routes, metrics on reg and a session store. Call
@@ -88,7 +99,8 @@ type Server struct {
 func New(logger *slog.Logger, cfg Config, reg *prometheus.Registry, deps Deps) *Server {
 	cfg.defaults()
 	m := NewMetrics(reg)
-	s := &Server{metrics: m, logger: logger, maxBody: cfg.MaxBodyBytes, slots: make(chan struct{}, cfg.MaxConcurrentDecisions)}
+	s := &Server{metrics: m, logger: logger, maxBody: cfg.MaxBodyBytes, slots: make(chan struct{}, cfg.MaxConcurrentDecisions),
+		loadBudget: cfg.LoadBudget}
 	s.sessions = newSessionStore(cfg, deps.NewGiretraPlayer, m)
 	if deps.Battleship != nil {
 		registerBattleship(reg, deps.Battleship)

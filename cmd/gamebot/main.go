@@ -47,6 +47,7 @@ type config struct {
 	host, port      string
 	logLevel        slog.Level
 	budget          time.Duration
+	loadBudget      time.Duration
 	maxSessions     int
 	sessionTTL      time.Duration
 	launcherPID     int
@@ -83,6 +84,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 			c.budget = -1
 		}
 	}
+	if v := getenv("GIRETRA_LOAD_BUDGET_MS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 25000 {
+			return c, fmt.Errorf("GIRETRA_LOAD_BUDGET_MS=%q: want 1..25000", v)
+		}
+		c.loadBudget = time.Duration(n) * time.Millisecond
+	}
 	if v := getenv("MAX_SESSIONS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -118,7 +126,7 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 		case "healthcheck":
 			return healthcheck(ctx, cfg)
 		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID, BATTLESHIP_MEMORY (file)")
+			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, GIRETRA_LOAD_BUDGET_MS (30), MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID, BATTLESHIP_MEMORY (file)")
 			return nil
 		default:
 			return fmt.Errorf("unknown argument %q (try: gamebot help)", args[0])
@@ -154,7 +162,7 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 		}()
 	}
 	reg := prometheus.NewRegistry()
-	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL}, reg, server.Deps{
+	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL, LoadBudget: cfg.loadBudget}, reg, server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },
 		Battleship:       ships,
 		Othello:          othello.NewEngine(othello.EngineOptions{Pool: 2, TTBits: 18}),

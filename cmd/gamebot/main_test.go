@@ -87,6 +87,7 @@ func TestConfigErrors(t *testing.T) {
 	for _, kv := range []map[string]string{
 		{"PORT": "http"}, {"PORT": "70000"}, {"LOG_LEVEL": "loud"}, {"MAX_SESSIONS": "0"},
 		{"SESSION_TTL": "forever"}, {"LAUNCHER_PID": "x"}, {"GIRETRA_BUDGET_MS": "-5"},
+		{"GIRETRA_LOAD_BUDGET_MS": "0"}, {"GIRETRA_LOAD_BUDGET_MS": "fast"},
 	} {
 		if err := (runner{getenv: env(kv)}).run(context.Background(), nil, io.Discard, io.Discard); err == nil {
 			t.Errorf("%v: no error", kv)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -91,7 +92,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	team := v.Seat.Team()
 	ms := b.matchScore(v.Match, team)
 	n := int(bidSamples * b.cfg.Effort)
-	deadline := time.Now().Add(b.cfg.Budget)
+	deadline := b.deadline(ctx)
 	rng := rand.New(rand.NewPCG(b.bidSeed(v), 0xbb67ae85))
 	sample := func(h *[4]giretra.Set) bool { return k.Sample(rng, h) }
 	if !b.cfg.NoInference && v.Match != nil { // b.mu is held
@@ -107,6 +108,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 		if ctx.Err() != nil || (done > 0 && time.Now().After(deadline)) {
 			break
 		}
+		runtime.Gosched() // as the solver does: cheap requests first
 		if !sample(&hands) {
 			break
 		}

@@ -48,7 +48,9 @@ type Config struct {
 	// Budget is the wall-clock time a decision may take before the search
 	// stops and returns its best answer so far (0: DefaultBudget). Answers
 	// cut short by it are not reproducible; the deterministic work limit
-	// (Effort) normally stops the search well before.
+	// (Effort) normally stops the search well before. A deadline on the
+	// decision's context, when earlier, stops it too (the server sets one
+	// when it is overloaded).
 	Budget time.Duration
 	// Fast plays the heuristic only: no sampling, no solver. Microseconds
 	// per decision; for simulations and under time pressure.
@@ -75,6 +77,16 @@ type Oracle struct {
 	// Deal returns the deal in play's hands, all eight cards of each seat.
 	Deal               func() (hands [4]giretra.Set, ok bool)
 	Partner, Opponents bool
+}
+
+// deadline is when the decision in ctx must stop searching: the budget
+// from now, or the context's deadline when that comes first.
+func (b *Bot) deadline(ctx context.Context) time.Time {
+	d := time.Now().Add(b.cfg.Budget)
+	if cd, ok := ctx.Deadline(); ok && cd.Before(d) {
+		return cd
+	}
+	return d
 }
 
 // reveal fixes the hands the oracle shows in k: a revealed seat may hold

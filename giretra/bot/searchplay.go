@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -55,7 +56,7 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 		Samples:    int(maxSamples * b.cfg.Effort),
 		MinSamples: minSamples,
 		Nodes:      int64(nodesPerCard * b.cfg.Effort),
-		Deadline:   time.Now().Add(b.cfg.Budget),
+		Deadline:   b.deadline(ctx),
 	}
 	rng := rand.New(rand.NewPCG(b.seedFor(v), 0x6a09e667))
 	if rs := b.behaviourDeals(v, pc, &k, rng, prm.Samples); rs != nil {
@@ -103,7 +104,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 	team := v.Seat.Team()
 	ms := b.matchScore(v.Match, team)
 	n := int(rolloutSamples * b.cfg.Effort)
-	deadline := time.Now().Add(b.cfg.Budget)
+	deadline := b.deadline(ctx)
 	rng := rand.New(rand.NewPCG(b.seedFor(v), 0x3c6ef372))
 	sample := func(h *[4]giretra.Set) bool { return k.Sample(rng, h) }
 	if rs := b.behaviourDeals(v, pc, &k, rng, n); rs != nil {
@@ -117,6 +118,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		if ctx.Err() != nil || (done > 0 && time.Now().After(deadline)) {
 			break
 		}
+		runtime.Gosched() // as the solver does: cheap requests first
 		if !sample(&hands) {
 			break
 		}

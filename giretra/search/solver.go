@@ -3,6 +3,7 @@ package search
 import (
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -264,9 +265,16 @@ func (s *Solver) ab(t strick, alpha, beta int) int {
 		s.Stopped = true
 		return 0
 	}
-	if s.Nodes&1023 == 0 && !s.Deadline.IsZero() && time.Now().After(s.Deadline) {
-		s.Stopped = true
-		return 0
+	if s.Nodes&1023 == 0 {
+		if !s.Deadline.IsZero() && time.Now().After(s.Deadline) {
+			s.Stopped = true
+			return 0
+		}
+		// Yield every 1024 nodes (~100 µs): a search must not keep a
+		// request that costs microseconds (a cut, a notification) waiting
+		// for the runtime's 10 ms preemption when every CPU is searching.
+		// With nothing else to run it costs ~0.3 %.
+		runtime.Gosched()
 	}
 	rem := s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
 	var entry *ttEntry
