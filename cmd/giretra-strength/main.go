@@ -87,7 +87,7 @@ func (t timed) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Car
 }
 
 func parseBot(spec string) (bot.Config, bool) {
-	// bot[:fast][:noinf][:linear][:effort=X][:budget=D][:oracle=full|partner|opponents]
+	// bot[:fast][:noinf][:dd][:linear][:effort=X][:budget=D][:oracle=full|partner|opponents]
 	if !strings.HasPrefix(spec, "bot") {
 		return bot.Config{}, false
 	}
@@ -98,6 +98,8 @@ func parseBot(spec string) (bot.Config, bool) {
 			cfg.Fast = true
 		case f == "noinf":
 			cfg.NoInference = true
+		case f == "dd":
+			cfg.DoubleDummy = true
 		case f == "linear":
 			cfg.LinearScore = true
 		case strings.HasPrefix(f, "oracle="):
@@ -228,7 +230,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("giretra-strength", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c campaign
-	fs.StringVar(&c.me, "me", "bot", "player under test: bot[:fast][:noinf][:effort=X][:budget=D][:oracle=full|partner|opponents] or an agent name")
+	fs.StringVar(&c.me, "me", "bot", "player under test: bot[:fast][:noinf][:dd][:effort=X][:budget=D][:oracle=full|partner|opponents] or an agent name")
 	fs.StringVar(&c.partner, "partner", "", "the player in the partner seat (default: -me): an agent name or bot[:...]")
 	fs.StringVar(&c.opp, "opp", "eva", "opponents: an agent name ("+strings.Join(agents.Names(), ", ")+") or bot[:...]")
 	baseline := fs.String("baseline", "", "also play this player in -me's place on the same deals and seats, and report the paired difference")

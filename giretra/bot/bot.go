@@ -65,6 +65,9 @@ type Config struct {
 	// NoInference samples hidden hands from the rules alone, without
 	// weighing them by the other seats' behaviour (for comparisons).
 	NoInference bool
+	// DoubleDummy searches every seat double-dummy, even those whose play
+	// fits a known policy (trickPolicy; for comparisons).
+	DoubleDummy bool
 	// LinearScore values deals by their points instead of by the chance of
 	// winning the match (search.MatchScore.Linear; for comparisons).
 	LinearScore bool

@@ -62,6 +62,7 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 	if rs := b.behaviourDeals(v, pc, &k, rng, prm.Samples); rs != nil {
 		prm.Deals = rs.deal
 	}
+	prm.PolicySeats, prm.Policy = b.trickPolicy(v, pc)
 	res, ok := search.Choose(ctx, &k, pc.valid, u, rng, prm, prior)
 	if !ok || !pc.valid.Has(res.Card) {
 		return prior

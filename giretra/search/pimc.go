@@ -133,6 +133,10 @@ type Params struct {
 	// (a caller that weighs deals by behaviour and resamples them); it
 	// reports false when it has no more.
 	Deals func(hands *[4]giretra.Set) bool
+	// Policy and PolicySeats, when set, are the solver's (Solver.Policy):
+	// the card a seat plays in the current trick, by its model.
+	Policy      func(p giretra.Position, hand giretra.Set, t *giretra.Trick) giretra.Card
+	PolicySeats uint8
 }
 
 // Result is the outcome of Choose.
@@ -191,6 +195,7 @@ func Choose(ctx context.Context, k *Knowledge, valid giretra.Set, u *Utility, rn
 		s.Reset(k.Mode, team)
 		s.Limit = left
 		s.Deadline = prm.Deadline
+		s.Policy, s.PolicySeats = prm.Policy, prm.PolicySeats
 		alpha, beta := u.Lo-base, u.Hi-base
 		okS := s.ValuesWindow(&hands, k.Trick, reps, alpha, beta, &vals)
 		if okS {

@@ -43,6 +43,16 @@ type Solver struct {
 	// Deadline, when not zero, also stops the search (checked every 1024
 	// nodes): the wall-clock safety net.
 	Deadline time.Time
+	// Policy, when set, fixes the card that the seats in PolicySeats (a
+	// bit per position) play in the trick in progress where the search
+	// starts: a player who does not see every hand answers our card as its
+	// model predicts, not as a double-dummy player would. Later tricks are
+	// searched as usual (the transposition table holds trick boundaries
+	// only, so it never mixes the two). A card that is not legal, or
+	// NoCard, leaves the seat's choice to the search.
+	Policy      func(p giretra.Position, hand giretra.Set, t *giretra.Trick) giretra.Card
+	PolicySeats uint8
+	deep        int // tricks completed since the search started
 }
 
 type ttEntry struct {
@@ -102,6 +112,7 @@ func (s *Solver) Reset(m giretra.Mode, maxTeam giretra.Team) {
 		}
 	}
 	clear(s.hist[:])
+	s.Policy, s.PolicySeats, s.deep = nil, 0, 0
 	s.gen++
 	if s.gen == 0 {
 		clear(s.tt)
@@ -245,11 +256,13 @@ func (s *Solver) play(t strick, p giretra.Position, c giretra.Card, alpha, beta 
 		if s.hands[0]|s.hands[1]|s.hands[2]|s.hands[3] == 0 {
 			tp += 10
 		}
+		s.deep++
 		if w.Team() == s.maxTeam {
 			v = tp + s.ab(strick{leader: w}, alpha-tp, beta-tp)
 		} else {
 			v = s.ab(strick{leader: w}, alpha, beta)
 		}
+		s.deep--
 	} else {
 		v = s.ab(t, alpha, beta)
 	}
@@ -314,6 +327,15 @@ func (s *Solver) ab(t strick, alpha, beta int) int {
 	}
 	p := t.next()
 	moves := s.legal(s.hands[p], &t)
+	if s.deep == 0 && s.PolicySeats&(1<<p) != 0 && moves&(moves-1) != 0 {
+		gt := giretra.Trick{Leader: t.leader, N: t.n, Cards: t.cards}
+		for i := t.n; i < 4; i++ {
+			gt.Cards[i] = giretra.NoCard
+		}
+		if c := s.Policy(p, s.hands[p], &gt); c < 32 && moves.Has(c) {
+			moves = c.Bit()
+		}
+	}
 	if moves&(moves-1) != 0 {
 		var live giretra.Set = rem
 		for i := range t.n {
