@@ -9,11 +9,23 @@ import (
 
 // bruteForce is plain minimax on maxTeam's points, no pruning, no table.
 func bruteForce(hands *[4]giretra.Set, t giretra.Trick, m giretra.Mode, maxTeam giretra.Team) int {
+	return bruteForcePolicy(hands, t, m, maxTeam, nil, true)
+}
+
+// bruteForcePolicy is bruteForce where, until the trick in progress ends
+// (done false), pol may fix a seat's card (as Solver.Policy does; nil or
+// an illegal card leaves it free).
+func bruteForcePolicy(hands *[4]giretra.Set, t giretra.Trick, m giretra.Mode, maxTeam giretra.Team, pol func(giretra.Position, giretra.Set, *giretra.Trick) giretra.Card, done bool) int {
 	if t.N == 0 && hands[0]|hands[1]|hands[2]|hands[3] == 0 {
 		return 0
 	}
 	p := t.Next()
 	moves := giretra.LegalPlays(hands[p], &t, m)
+	if !done && pol != nil {
+		if c := pol(p, hands[p], &t); c < 32 && moves.Has(c) {
+			moves = c.Bit()
+		}
+	}
 	best := -1
 	if p.Team() != maxTeam {
 		best = 1000
@@ -29,12 +41,12 @@ func bruteForce(hands *[4]giretra.Set, t giretra.Trick, m giretra.Mode, maxTeam 
 			if hands[0]|hands[1]|hands[2]|hands[3] == 0 {
 				tp += 10
 			}
-			v = bruteForce(hands, giretra.NewTrick(w), m, maxTeam)
+			v = bruteForcePolicy(hands, giretra.NewTrick(w), m, maxTeam, pol, true)
 			if w.Team() == maxTeam {
 				v += tp
 			}
 		} else {
-			v = bruteForce(hands, nt, m, maxTeam)
+			v = bruteForcePolicy(hands, nt, m, maxTeam, pol, done)
 		}
 		hands[p] |= c.Bit()
 		if p.Team() == maxTeam {
@@ -116,6 +128,77 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 			}
 			if vals[c] != w {
 				t.Fatalf("case %d mode %v move %v: value %d, brute force %d", i, m, c, vals[c], w)
+			}
+		}
+	}
+}
+
+// TestSolverPolicyMatchesBruteForce checks Solver.Policy against plain
+// minimax in which the same seats play the same fixed cards in the trick
+// in progress: random positions, random seats, and a policy that picks a
+// card from the hand and the trick (sometimes an illegal one, or NoCard,
+// which must leave the seat free).
+func TestSolverPolicyMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := NewSolver()
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for i := range n {
+		m := giretra.Mode(i % 6)
+		hands, tr := randomPosition(rng, 2+i%3, i%3, m)
+		team := giretra.Team(i % 2)
+		seats := uint8(rng.IntN(16))
+		salt := rng.Uint64()
+		pol := func(p giretra.Position, hand giretra.Set, t *giretra.Trick) giretra.Card {
+			if seats&(1<<p) == 0 {
+				return giretra.NoCard
+			}
+			h := salt
+			for _, x := range []uint64{uint64(p), uint64(hand), uint64(t.N), uint64(t.Cards[0]), uint64(t.Cards[1]), uint64(t.Cards[2])} {
+				h = (h ^ x) * 0x9e3779b97f4a7c15
+				h ^= h >> 29
+			}
+			if h%7 == 0 {
+				return giretra.NoCard
+			}
+			c := giretra.Card(h % 32) // often not in the hand: ignored
+			if h%3 != 0 {
+				cs := hand.Cards()
+				c = cs[int(h>>8)%len(cs)]
+			}
+			return c
+		}
+		p := tr.Next()
+		moves := giretra.LegalPlays(hands[p], &tr, m)
+		var vals [32]int
+		s.Reset(m, team)
+		s.Policy, s.PolicySeats = pol, seats
+		if !s.Values(&hands, tr, moves, &vals) {
+			t.Fatal("stopped without a limit")
+		}
+		for c := range moves.All() {
+			h := hands
+			h[p] &^= c.Bit()
+			nt := tr
+			nt.Add(c)
+			var w int
+			if nt.N == 4 {
+				win := nt.Winner(m)
+				tp := nt.Points(m)
+				if h[0]|h[1]|h[2]|h[3] == 0 {
+					tp += 10
+				}
+				w = bruteForce(&h, giretra.NewTrick(win), m, team)
+				if win.Team() == team {
+					w += tp
+				}
+			} else {
+				w = bruteForcePolicy(&h, nt, m, team, pol, false)
+			}
+			if vals[c] != w {
+				t.Fatalf("case %d mode %v seats %04b move %v: value %d, brute force %d", i, m, seats, c, vals[c], w)
 			}
 		}
 	}
