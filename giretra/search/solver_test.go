@@ -58,6 +58,26 @@ func bruteForcePolicy(hands *[4]giretra.Set, t giretra.Trick, m giretra.Mode, ma
 	return best
 }
 
+// moveValue is the brute-force value of playing c in tr: what
+// Solver.Values gives c (pol as in bruteForcePolicy, for the rest of tr).
+func moveValue(hands [4]giretra.Set, tr giretra.Trick, c giretra.Card, m giretra.Mode, team giretra.Team, pol func(giretra.Position, giretra.Set, *giretra.Trick) giretra.Card) int {
+	hands[tr.Next()] &^= c.Bit()
+	tr.Add(c)
+	if tr.N < 4 {
+		return bruteForcePolicy(&hands, tr, m, team, pol, false)
+	}
+	win := tr.Winner(m)
+	tp := tr.Points(m)
+	if hands[0]|hands[1]|hands[2]|hands[3] == 0 {
+		tp += 10
+	}
+	w := bruteForce(&hands, giretra.NewTrick(win), m, team)
+	if win.Team() == team {
+		w += tp
+	}
+	return w
+}
+
 // randomPosition deals n cards to each seat and plays k cards of a trick.
 func randomPosition(rng *rand.Rand, n, k int, m giretra.Mode) ([4]giretra.Set, giretra.Trick) {
 	var d [32]giretra.Card
@@ -108,47 +128,15 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 			t.Fatal("stopped without a limit")
 		}
 		for c := range moves.All() {
-			h := hands
-			h[p] &^= c.Bit()
-			nt := tr
-			nt.Add(c)
-			var w int
-			if nt.N == 4 {
-				win := nt.Winner(m)
-				tp := nt.Points(m)
-				if h[0]|h[1]|h[2]|h[3] == 0 {
-					tp += 10
-				}
-				w = bruteForce(&h, giretra.NewTrick(win), m, team)
-				if win.Team() == team {
-					w += tp
-				}
-			} else {
-				w = bruteForce(&h, nt, m, team)
-			}
-			if vals[c] != w {
+			if w := moveValue(hands, tr, c, m, team, nil); vals[c] != w {
 				t.Fatalf("case %d mode %v move %v: value %d, brute force %d", i, m, c, vals[c], w)
 			}
 		}
-	}
-}
 
-// TestSolverPolicyMatchesBruteForce checks Solver.Policy against plain
-// minimax in which the same seats play the same fixed cards in the trick
-// in progress: random positions, random seats, and a policy that picks a
-// card from the hand and the trick (sometimes an illegal one, or NoCard,
-// which must leave the seat free).
-func TestSolverPolicyMatchesBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	s := NewSolver()
-	n := 300
-	if testing.Short() {
-		n = 60
-	}
-	for i := range n {
-		m := giretra.Mode(i % 6)
-		hands, tr := randomPosition(rng, 2+i%3, i%3, m)
-		team := giretra.Team(i % 2)
+		// Solver.Policy against minimax in which the same seats play the
+		// same fixed cards in the trick in progress: random seats, and a
+		// policy that picks a card from the hand and the trick (sometimes
+		// an illegal one, or NoCard, which must leave the seat free).
 		seats := uint8(rng.IntN(16))
 		salt := rng.Uint64()
 		pol := func(p giretra.Position, hand giretra.Set, t *giretra.Trick) giretra.Card {
@@ -170,35 +158,14 @@ func TestSolverPolicyMatchesBruteForce(t *testing.T) {
 			}
 			return c
 		}
-		p := tr.Next()
-		moves := giretra.LegalPlays(hands[p], &tr, m)
-		var vals [32]int
 		s.Reset(m, team)
 		s.Policy, s.PolicySeats = pol, seats
 		if !s.Values(&hands, tr, moves, &vals) {
 			t.Fatal("stopped without a limit")
 		}
 		for c := range moves.All() {
-			h := hands
-			h[p] &^= c.Bit()
-			nt := tr
-			nt.Add(c)
-			var w int
-			if nt.N == 4 {
-				win := nt.Winner(m)
-				tp := nt.Points(m)
-				if h[0]|h[1]|h[2]|h[3] == 0 {
-					tp += 10
-				}
-				w = bruteForce(&h, giretra.NewTrick(win), m, team)
-				if win.Team() == team {
-					w += tp
-				}
-			} else {
-				w = bruteForcePolicy(&h, nt, m, team, pol, false)
-			}
-			if vals[c] != w {
-				t.Fatalf("case %d mode %v seats %04b move %v: value %d, brute force %d", i, m, seats, c, vals[c], w)
+			if w := moveValue(hands, tr, c, m, team, pol); vals[c] != w {
+				t.Fatalf("case %d mode %v policy seats %04b move %v: value %d, brute force %d", i, m, seats, c, vals[c], w)
 			}
 		}
 	}
