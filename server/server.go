@@ -40,7 +40,7 @@ type Config struct {
 	// LoadBudget bounds the time a Giretra decision that found every
 	// slot busy may take, from its arrival: waiting for a slot (at most
 	// three quarters of it; the fast heuristic answers after that) and
-	// searching. Default 30 ms, so that answers stay under 50 ms when the
+	// searching. Default 25 ms, so that answers stay under 50 ms when the
 	// machine runs more matches than it has CPUs for.
 	LoadBudget time.Duration
 	// Now is the clock (tests); default time.Now.
@@ -65,7 +65,7 @@ func (c *Config) defaults() {
 
 	}
 	if c.LoadBudget <= 0 {
-		c.LoadBudget = 30 * time.Millisecond
+		c.LoadBudget = 25 * time.Millisecond
 	}
 	if c.Now == nil {
 		c.Now = time.Now

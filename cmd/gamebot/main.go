@@ -126,7 +126,7 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 		case "healthcheck":
 			return healthcheck(ctx, cfg)
 		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, GIRETRA_LOAD_BUDGET_MS (30), MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID, BATTLESHIP_MEMORY (file)")
+			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, GIRETRA_LOAD_BUDGET_MS (25), MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID, BATTLESHIP_MEMORY (file)")
 			return nil
 		default:
 			return fmt.Errorf("unknown argument %q (try: gamebot help)", args[0])
