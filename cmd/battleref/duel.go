@@ -63,9 +63,7 @@ func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp a
 	if err != nil {
 		return nil, err
 	}
-	rep.Games = rep.Wins + rep.Losses
-	rep.Shots = summarizeShots(winShots)
-	rep.WinRate = newWinRate(rep.Wins, rep.Games)
+	rep.total(winShots)
 	if c.full && len(both[0]) > 0 {
 		rep.BotShots, rep.OppShots = summarizeShots(both[0]), summarizeShots(both[1])
 		d := make([]int, len(both[0]))
@@ -167,6 +165,14 @@ func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*call
 
 // errNotInproc is returned for a player that only exists over HTTP.
 var errNotInproc = errors.New("-mode duel-inproc plays in-process players only (self, stupid, dg, dreadnought…); use -mode duel for URLs")
+
+// total fills the totals once every game is tallied (winShots: the shots
+// of the games won).
+func (rep *report) total(winShots []int) {
+	rep.Games = rep.Wins + rep.Losses
+	rep.Shots = summarizeShots(winShots)
+	rep.WinRate = newWinRate(rep.Wins, rep.Games)
+}
 
 // tally counts one finished duel game in rep, the bot in seat botSeat: an
 // invalid answer by the loser is the bot's (in its stats) or the

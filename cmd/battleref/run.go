@@ -456,9 +456,7 @@ func runDuel(ctx context.Context, c config, r battleship.Rules, bot, opp player,
 	if err != nil {
 		return nil, err
 	}
-	rep.Games = rep.Wins + rep.Losses
-	rep.Shots = summarizeShots(winShots)
-	rep.WinRate = newWinRate(rep.Wins, rep.Games)
+	rep.total(winShots)
 	fillCalls(rep, st[0])
 	return rep, nil
 }
