@@ -40,6 +40,22 @@ type timed struct {
 	giretra.Player
 	mu  *sync.Mutex
 	lat map[string][]time.Duration
+	// announcers gets each deal's announcer, in deal order, so that the
+	// contract statistics can tell the player under test from its partner.
+	announcers *[]giretra.Position
+}
+
+func (t timed) Notify(ctx context.Context, s giretra.Position, e *giretra.Event) error {
+	if e.Kind == giretra.NegotiationCompleted && e.Negotiation != nil {
+		// A deal without a contract would misalign the list: countContracts
+		// then falls back to whole teams.
+		if st, err := e.Negotiation.State(); err == nil {
+			if c, ok := st.Contract(); ok {
+				*t.announcers = append(*t.announcers, c.Announcer)
+			}
+		}
+	}
+	return t.Player.Notify(ctx, s, e)
 }
 
 // threadCPU is the calling thread's time on CPU, in nanoseconds, from
@@ -177,6 +193,7 @@ func (c *campaign) play(ctx context.Context, stdout, stderr io.Writer) *tally {
 				var tab table
 				cfg.Deal = tab.set
 				var ps [4]giretra.Player
+				var announcers []giretra.Position
 				for s := range giretra.Position(4) {
 					rng := rand.New(rand.NewPCG(c.seed+uint64(i), uint64(s)+17))
 					spec := c.opp
@@ -189,7 +206,7 @@ func (c *campaign) play(ctx context.Context, stdout, stderr io.Writer) *tally {
 					}
 					p, _ := newPlayer(spec, rng, tab.get) // the specs were checked before
 					if s == giretra.Position(team) {
-						p = timed{Player: p, mu: &mu, lat: t.lat}
+						p = timed{Player: p, mu: &mu, lat: t.lat, announcers: &announcers}
 					}
 					ps[s] = p
 				}
@@ -210,7 +227,7 @@ func (c *campaign) play(ctx context.Context, stdout, stderr io.Writer) *tally {
 					t.pts[0] += res.Final.Points[team]
 					t.pts[1] += res.Final.Points[team.Other()]
 					t.deals += len(res.Final.Deals)
-					countContracts(t.contracts, res.Final.Deals, team)
+					countContracts(t.contracts, res.Final.Deals, giretra.Position(team), announcers)
 				}
 				if t.played+t.errs >= progressDue {
 					progressDue += 50
@@ -527,14 +544,22 @@ func (t *table) get() ([4]giretra.Set, bool) {
 	return t.hands, t.ok
 }
 
-// countContracts adds a match's deals to the tally keyed by announcer
-// (me/opp), mode family and multiplier: count, made, announcer's points,
-// defenders' points.
-func countContracts(tally map[string]*[4]int, deals []giretra.DealResult, myTeam giretra.Team) {
-	for _, d := range deals {
+// countContracts adds a match's deals to the tally keyed by announcer (me:
+// the player under test, seated at me; ptnr: its partner; opp; team when
+// announcers, each deal's announcer in order, does not match the deals),
+// mode family and multiplier: count, made, announcer's points, defenders'
+// points.
+func countContracts(tally map[string]*[4]int, deals []giretra.DealResult, me giretra.Position, announcers []giretra.Position) {
+	for i, d := range deals {
 		who := "opp"
-		if d.AnnouncerTeam == myTeam {
-			who = "me "
+		if d.AnnouncerTeam == me.Team() {
+			who = "team"
+			if len(announcers) == len(deals) {
+				who = "me"
+				if announcers[i] != me {
+					who = "ptnr"
+				}
+			}
 		}
 		cat := "colour"
 		switch {
@@ -545,7 +570,7 @@ func countContracts(tally map[string]*[4]int, deals []giretra.DealResult, myTeam
 		case d.Mode == giretra.AllTrumps:
 			cat = "alltrumps"
 		}
-		key := who + " " + cat + " x" + fmt.Sprint(d.Multiplier.Factor())
+		key := fmt.Sprintf("%-4s %s x%d", who, cat, d.Multiplier.Factor())
 		st := tally[key]
 		if st == nil {
 			st = new([4]int)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -104,5 +106,32 @@ func TestBaselinePairs(t *testing.T) {
 	}
 	if !strings.Contains(out, "paired calculating − calculating over 2 pairs on the same deals: wins +0.0% [+0.0, +0.0], margin per deal +0.00 [+0.00, +0.00]") {
 		t.Errorf("paired report:\n%s", out)
+	}
+}
+
+// TestContractsBySeat: the contracts of the team under test are split
+// between its player and its partner; the split adds up to the team's
+// count, both announce over a few matches, and the opponents' line is
+// unchanged by it.
+func TestContractsBySeat(t *testing.T) {
+	out, stderr, err := runStrength(t.Context(), "-me", "bot:fast", "-partner", "eva", "-opp", "eva", "-n", "6", "-seed", "5")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	line := regexp.MustCompile(`(?m)^contracts (me|ptnr|opp|team) +\S+ x\d+ +n= *(\d+) `)
+	n := map[string]int{}
+	for _, m := range line.FindAllStringSubmatch(out, -1) {
+		k, _ := strconv.Atoi(m[2])
+		n[m[1]] += k
+	}
+	if n["me"] == 0 || n["ptnr"] == 0 || n["team"] != 0 {
+		t.Errorf("contracts by announcer %v, want both me and ptnr, no team fallback:\n%s", n, out)
+	}
+	deals := regexp.MustCompile(`\((\d+) deals\)`).FindStringSubmatch(out)
+	if deals == nil {
+		t.Fatalf("no deal count:\n%s", out)
+	}
+	if total := fmt.Sprint(n["me"] + n["ptnr"] + n["opp"]); total != deals[1] {
+		t.Errorf("contracts add up to %s, deals %s:\n%s", total, deals[1], out)
 	}
 }
