@@ -17,6 +17,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -258,6 +259,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	outcomes := fs.String("outcomes", "", "write the deals' results to this file as a histogram of (match points of one team, of the other), both teams' views: the input of giretra/search's win-probability tables")
 	fs.IntVar(&c.concurrency, "concurrency", 2, "matches played at once")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the decks and the agents (0: a random seed, printed)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof), to see where the bot's decisions spend their time")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -284,6 +286,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if _, err := newPlayer(spec, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
 			return err
 		}
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		// Stopped before the file is closed (defers run last first).
+		defer pprof.StopCPUProfile()
 	}
 	t := c.play(ctx, stdout, stderr)
 	c.report(stdout, t)

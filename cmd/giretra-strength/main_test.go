@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -62,6 +64,7 @@ func TestInterruptedRunStillReports(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	for _, args := range [][]string{
 		{"-n", "0"}, {"-concurrency", "0"}, {"-opp", "nobody"}, {"-me", "nobody"}, {"-j", "2"}, {"extra"},
+		{"-cpuprofile", "/nonexistent/dir/cpu.pprof"},
 	} {
 		if _, _, err := runStrength(t.Context(), args...); err == nil {
 			t.Errorf("%q accepted", args)
@@ -133,5 +136,21 @@ func TestContractsBySeat(t *testing.T) {
 	}
 	if total := fmt.Sprint(n["me"] + n["ptnr"] + n["opp"]); total != deals[1] {
 		t.Errorf("contracts add up to %s, deals %s:\n%s", total, deals[1], out)
+	}
+}
+
+// TestCPUProfile: -cpuprofile writes a profile pprof can read (gzipped
+// protocol buffers).
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	if _, stderr, err := runStrength(t.Context(), "-me", "bot:fast", "-opp", "random", "-n", "2", "-cpuprofile", path); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("profile of %d bytes is not gzipped", len(b))
 	}
 }
