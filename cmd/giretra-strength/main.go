@@ -16,10 +16,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,10 +31,12 @@ import (
 
 func main() { cli.Main("giretra-strength", run) }
 
-// timed records the wall-clock time of each decision and, since the
-// match's goroutine is locked to its OS thread, the CPU time the thread
-// spent on it: on a loaded machine the CPU time is what the decision
-// would take with a core to itself.
+// timed records the wall-clock time of each decision: what it costs a
+// server with a core per match, when -concurrency is at most the cores
+// and nothing else runs. (It also read each decision's thread CPU time,
+// with every match locked to a thread; the bot's searches then yielded
+// every ~100 µs, and a locked goroutine's yield hands its thread over
+// through the kernel: that doubled the run time and inflated the figure.)
 type timed struct {
 	giretra.Player
 	mu  *sync.Mutex
@@ -59,47 +59,30 @@ func (t timed) Notify(ctx context.Context, s giretra.Position, e *giretra.Event)
 	return t.Player.Notify(ctx, s, e)
 }
 
-// threadCPU is the calling thread's time on CPU, in nanoseconds, from
-// /proc/thread-self/schedstat (precise, unlike tick-sampled rusage); 0
-// where that file does not exist (not Linux).
-func threadCPU() time.Duration {
-	b, err := os.ReadFile("/proc/thread-self/schedstat")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return 0
-	}
-	n, _ := strconv.ParseInt(f[0], 10, 64)
-	return time.Duration(n)
-}
-
-func (t timed) record(kind string, wall, cpu time.Duration) {
+func (t timed) record(kind string, wall time.Duration) {
 	t.mu.Lock()
 	t.lat[kind] = append(t.lat[kind], wall)
-	t.lat[kind+"-cpu"] = append(t.lat[kind+"-cpu"], cpu)
 	t.mu.Unlock()
 }
 
 func (t timed) ChooseCut(ctx context.Context, s giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
-	st, c0 := time.Now(), threadCPU()
+	st := time.Now()
 	c, err := t.Player.ChooseCut(ctx, s, m)
-	t.record("cut", time.Since(st), threadCPU()-c0)
+	t.record("cut", time.Since(st))
 	return c, err
 }
 
 func (t timed) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
-	st, c0 := time.Now(), threadCPU()
+	st := time.Now()
 	a, err := t.Player.ChooseAction(ctx, v)
-	t.record("bid", time.Since(st), threadCPU()-c0)
+	t.record("bid", time.Since(st))
 	return a, err
 }
 
 func (t timed) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
-	st, c0 := time.Now(), threadCPU()
+	st := time.Now()
 	c, err := t.Player.ChooseCard(ctx, v)
-	t.record("card", time.Since(st), threadCPU()-c0)
+	t.record("card", time.Since(st))
 	return c, err
 }
 
@@ -169,8 +152,6 @@ func (c *campaign) play(ctx context.Context, stdout, stderr io.Writer) *tally {
 	)
 	for range c.concurrency {
 		wg.Go(func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
 			for {
 				mu.Lock()
 				i := next
@@ -349,7 +330,7 @@ func (c *campaign) report(stdout io.Writer, t *tally) {
 		st := t.contracts[k]
 		fmt.Fprintf(stdout, "contracts %-22s n=%5d made=%5.1f%% announcer avg %+6.2f\n", k, st[0], 100*float64(st[1])/float64(st[0]), float64(st[2]-st[3])/float64(st[0]))
 	}
-	for _, k := range []string{"cut", "bid", "card", "cut-cpu", "bid-cpu", "card-cpu"} {
+	for _, k := range []string{"cut", "bid", "card"} {
 		d := t.lat[k]
 		if len(d) == 0 {
 			continue
