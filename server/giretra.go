@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/search"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/problem"
 	"github.com/go-chi/chi/v5"
@@ -68,6 +69,7 @@ func (s *Server) giretraDelete() http.Handler {
 // slot frees in time it gets the fast heuristic (an expired context): a
 // weaker move beats an error, on which the engine aborts a whole run.
 func (s *Server) search(ctx context.Context, f func(context.Context) error) error {
+	ctx = search.WithBusy(ctx, s.busy)
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/gamebot/giretra/search"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -65,5 +66,28 @@ func TestSearchAdmission(t *testing.T) {
 	}
 	if len(s.slots) != 0 {
 		t.Errorf("%d slots still held", len(s.slots))
+	}
+}
+
+// A decision's searches yield the CPU only when every slot (every CPU, at
+// most) is searching: the context a decision searches under says whether
+// that is so, now.
+func TestSearchBusy(t *testing.T) {
+	s := New(slog.New(slog.DiscardHandler), Config{MaxConcurrentDecisions: 1, LoadBudget: time.Second}, prometheus.NewRegistry(), Deps{})
+	var inside bool
+	var ctx context.Context
+	err := s.search(context.Background(), func(c context.Context) error {
+		ctx = c
+		inside = search.Busy(c) // this decision holds the only slot
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !inside {
+		t.Error("the only slot held, and the decision's context says a CPU is free")
+	}
+	if search.Busy(ctx) {
+		t.Error("no decision searching, and the context says every CPU is busy")
 	}
 }

@@ -92,6 +92,9 @@ type Server struct {
 	// slots bounds the Giretra decisions that may search at once.
 	slots      chan struct{}
 	loadBudget time.Duration
+	// busy reports every CPU taken by a search: searches yield the CPU
+	// to cheap requests only then (search.WithBusy).
+	busy func() bool
 }
 
 // New builds the server: routes, metrics on reg and a session store. Call
@@ -101,6 +104,8 @@ func New(logger *slog.Logger, cfg Config, reg *prometheus.Registry, deps Deps) *
 	m := NewMetrics(reg)
 	s := &Server{metrics: m, logger: logger, maxBody: cfg.MaxBodyBytes, slots: make(chan struct{}, cfg.MaxConcurrentDecisions),
 		loadBudget: cfg.LoadBudget}
+	procs := min(cfg.MaxConcurrentDecisions, runtime.GOMAXPROCS(0))
+	s.busy = func() bool { return len(s.slots) >= procs }
 	s.sessions = newSessionStore(cfg, deps.NewGiretraPlayer, m)
 	if deps.Battleship != nil {
 		registerBattleship(reg, deps.Battleship)

@@ -85,6 +85,7 @@ type behaviour struct {
 	// state between bids but the seat).
 	eva  *agents.Eva
 	calc *agents.Calculating
+	memo map[uint64]float64 // evidence.memo's storage, reused
 }
 
 // mixture is seat p's current mixture of policies.
@@ -152,6 +153,29 @@ type evidence struct {
 	bids     []bidStep
 	match    *giretra.MatchState
 	mix      [4][nModels]float64
+	// memo, when not nil, holds the log-likelihoods computed for this
+	// evidence, by model, seat and hand: late in a deal a seat's unseen
+	// cards are few, and many candidate deals give it the same hand.
+	memo map[uint64]float64
+}
+
+// memoKey keys a log-likelihood in evidence.memo: kind 1 for a replay of
+// the plays from an eight-card hand, 2 for the bids from a five-card one.
+func memoKey(kind, m int, p giretra.Position, hand giretra.Set) uint64 {
+	return uint64(hand) | uint64(p)<<32 | uint64(m)<<34 | uint64(kind)<<40
+}
+
+// memoized returns the memo's value for key, computing it with f first.
+func (ev *evidence) memoized(key uint64, f func() float64) float64 {
+	if ev.memo == nil {
+		return f()
+	}
+	if v, ok := ev.memo[key]; ok {
+		return v
+	}
+	v := f()
+	ev.memo[key] = v
+	return v
 }
 
 // any reports whether the evidence can tell deals apart.
@@ -191,12 +215,12 @@ func (bh *behaviour) weight(ev *evidence, hands *[4]giretra.Set, rng *rand.Rand)
 			}
 			lm := 1.0
 			if ev.playedBy[p] != 0 {
-				lm = math.Exp(replay(m, p, hand8, ev.d))
+				lm = math.Exp(ev.memoized(memoKey(1, m, p, hand8), func() float64 { return replay(m, p, hand8, ev.d) }))
 			}
 			if bids && lm > 0 {
 				sum := 0.0
 				for _, h5 := range five {
-					sum += math.Exp(bh.bidLogLik(m, p, h5, ev.bids, ev.match))
+					sum += math.Exp(ev.memoized(memoKey(2, m, p, h5), func() float64 { return bh.bidLogLik(m, p, h5, ev.bids, ev.match) }))
 				}
 				lm *= sum / bidSubsets
 			}
@@ -392,6 +416,11 @@ func (b *Bot) newResampler(k *search.Knowledge, rng *rand.Rand, n int, ev *evide
 	if !ev.any() || n <= 0 {
 		return nil
 	}
+	if b.bh.memo == nil {
+		b.bh.memo = make(map[uint64]float64)
+	}
+	clear(b.bh.memo)
+	ev.memo = b.bh.memo
 	cands := make([][4]giretra.Set, 0, n*candidatesPerDeal)
 	ws := make([]float64, 0, n*candidatesPerDeal)
 	total := 0.0

@@ -171,6 +171,93 @@ func TestEveryLegalDealKeepsWeight(t *testing.T) {
 	}
 }
 
+// The memo of a decision's log-likelihoods changes no weight: candidate
+// deals weighed in turn with one memo (as newResampler does) get exactly
+// the weights each gets alone. It would fail if a replay or a bid model
+// kept state from one candidate to the next, or if the memo key missed
+// anything the likelihoods depend on (checked: without the model in the
+// key it fails; the seat and the kind are implied by the hand, since the
+// seats' hands are disjoint).
+func TestMemoKeepsWeights(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	reused := 0
+	for trial := range 12 {
+		deck := giretra.Shuffle(rng)
+		var hands [4]giretra.Set
+		for i, c := range deck {
+			hands[i/8] |= c.Bit()
+		}
+		dealer := giretra.Position(trial % 4)
+		b := New(Config{})
+		neg := &giretra.Negotiation{Dealer: dealer}
+		st := giretra.NewBidding(dealer)
+		for !st.Complete() {
+			p := dealer.Next() + giretra.Position(len(neg.Actions))
+			v := giretra.BidView{Seat: p & 3, Hand: firstFive(hands[p&3], rng), Negotiation: neg, Valid: st.ValidActions(neg.Actions)}
+			a := chooseBid(&v)
+			if err := st.Apply(len(neg.Actions), a); err != nil {
+				t.Fatal(err)
+			}
+			neg.Actions = append(neg.Actions, a)
+		}
+		ctr, ok := st.Contract()
+		if !ok {
+			continue
+		}
+		hs := giretra.HandState{Mode: ctr.Mode, Current: giretra.NewTrick(dealer.Next())}
+		left := hands
+		for range 16 + rng.IntN(10) { // late in the deal: few unseen cards
+			p := hs.Current.Next()
+			cs := giretra.LegalPlays(left[p], &hs.Current, hs.Mode).Cards()
+			c := cs[rng.IntN(len(cs))]
+			left[p] &^= c.Bit()
+			hs.Play(c)
+		}
+		self := giretra.Position(trial % 4)
+		ms := giretra.NewMatchState(151, dealer)
+		k := search.Knowledge{Seat: self, Hand: left[self], Mode: ctr.Mode}
+		for p := range giretra.Position(4) {
+			k.Count[p] = left[p].Count()
+		}
+		k.Played = giretra.FullDeck &^ (left[0] | left[1] | left[2] | left[3])
+		var playedBy [4]giretra.Set
+		for p := range giretra.Position(4) {
+			playedBy[p] = hands[p] &^ left[p]
+		}
+		d := dealLog{dealer: dealer, ctr: ctr, neg: neg, match: &ms, plays: playsOf(&hs, nil)}
+		ev := evidence{self: self, d: &d, playedBy: playedBy, bids: bidStepsOf(self, neg, nil), match: &ms, memo: map[uint64]float64{}}
+		for p := range giretra.Position(4) {
+			ev.mix[p] = b.bh.mixture(p)
+		}
+		alone := ev
+		alone.memo = nil
+		seen := map[[2]giretra.Set]bool{} // seat, hand of eight
+		for i := range 60 {
+			var h [4]giretra.Set
+			if !k.Sample(rng, &h) {
+				t.Fatal("no sample")
+			}
+			got := b.bh.weight(&ev, &h, rand.New(rand.NewPCG(uint64(i), 9)))
+			for p := range giretra.Position(4) {
+				key := [2]giretra.Set{giretra.Set(p), h[p] | playedBy[p]}
+				if p != self && playedBy[p] != 0 && seen[key] {
+					reused++ // this seat's replays come from the memo
+				}
+				seen[key] = true
+			}
+			want := b.bh.weight(&alone, &h, rand.New(rand.NewPCG(uint64(i), 9)))
+			if got != want {
+				t.Fatalf("trial %d, candidate %d: weight %v with the memo, %v alone", trial, i, got, want)
+			}
+		}
+	}
+	// Reuse is what the memo is for; without any, the test checks nothing.
+	t.Logf("%d seats' replays answered from the memo", reused)
+	if reused < 200 {
+		t.Errorf("the memo answered %d seats' replays: too few to test it", reused)
+	}
+}
+
 func BenchmarkResampleBids(b *testing.B) {
 	t := &testing.T{}
 	neg, ms := bidEvidence(t, giretra.ColourHearts)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -119,7 +118,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		if ctx.Err() != nil || (done > 0 && time.Now().After(deadline)) {
 			break
 		}
-		runtime.Gosched() // as the solver does: cheap requests first
+		search.Yield(ctx) // cheap requests first when every CPU searches
 		if !sample(&hands) {
 			break
 		}

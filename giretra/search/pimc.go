@@ -174,6 +174,7 @@ func Choose(ctx context.Context, k *Knowledge, valid giretra.Set, u *Utility, rn
 	var sum [32]float64
 	var vals [32]int
 	var hands [4]giretra.Set
+	busy := busyFrom(ctx)
 	for res.Samples < prm.Samples {
 		if ctx.Err() != nil {
 			break
@@ -196,6 +197,7 @@ func Choose(ctx context.Context, k *Knowledge, valid giretra.Set, u *Utility, rn
 		s.Limit = left
 		s.Deadline = prm.Deadline
 		s.Policy, s.PolicySeats = prm.Policy, prm.PolicySeats
+		s.Busy = busy
 		alpha, beta := u.Lo-base, u.Hi-base
 		okS := s.ValuesWindow(&hands, k.Trick, reps, alpha, beta, &vals)
 		if okS {

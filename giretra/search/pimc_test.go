@@ -120,3 +120,48 @@ func TestChooseFindsTheWinningLine(t *testing.T) {
 }
 
 var P = giretra.MustParseCards
+
+// A search under WithBusy asks, every 1024 nodes, whether to yield, and
+// yielding changes nothing in its answer: the same card, the same values,
+// the same nodes, busy or not. Without WithBusy nothing is asked.
+func TestChooseAsksBusy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := range 6 {
+		m := giretra.Mode(i)
+		k, valid := position(rng, 1, m)
+		u := ContractUtility(giretra.Contract{Mode: m, Announcer: giretra.Bottom}, giretra.Team1, 30, 0.03)
+		prm := Params{Samples: 6, Nodes: 1 << 40}
+		seed := rng.Uint64()
+		asked := 0
+		for _, busy := range []bool{false, true} {
+			ctx := WithBusy(context.Background(), func() bool { asked++; return busy })
+			got, ok := Choose(ctx, &k, valid, u, rand.New(rand.NewPCG(seed, 1)), prm, giretra.NoCard)
+			want, okW := Choose(context.Background(), &k, valid, u, rand.New(rand.NewPCG(seed, 1)), prm, giretra.NoCard)
+			if ok != okW || got != want {
+				t.Fatalf("mode %v, busy %v: %+v, without WithBusy %+v", m, busy, got, want)
+			}
+			if want.Nodes >= 2048 && asked == 0 {
+				t.Fatalf("mode %v: %d nodes and busy never asked", m, want.Nodes)
+			}
+		}
+	}
+}
+
+// Yield and Busy ask the context's busy function, now, and say not busy
+// without one.
+func TestYield(t *testing.T) {
+	Yield(context.Background()) // no busy function: must not panic
+	if Busy(context.Background()) {
+		t.Error("busy without a busy function")
+	}
+	asked, busy := 0, true
+	ctx := WithBusy(context.Background(), func() bool { asked++; return busy })
+	Yield(ctx)
+	if !Busy(ctx) || asked != 2 {
+		t.Errorf("busy function asked %d times, want 2", asked)
+	}
+	busy = false
+	if Busy(ctx) {
+		t.Error("busy function says no, Busy says yes")
+	}
+}

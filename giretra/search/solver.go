@@ -28,6 +28,7 @@ type Solver struct {
 	stronger [32]giretra.Set
 	// ptsTab[s][b] is the points of the cards of suit s whose bits are b.
 	ptsTab [4][256]int16
+	built  bool // the tables above are the mode's
 	hist   [32]int32
 
 	tt   []ttEntry
@@ -52,7 +53,10 @@ type Solver struct {
 	// NoCard, leaves the seat's choice to the search.
 	Policy      func(p giretra.Position, hand giretra.Set, t *giretra.Trick) giretra.Card
 	PolicySeats uint8
-	deep        int // tricks completed since the search started
+	// Busy, when set, is checked every 1024 nodes (~100 µs); the search
+	// yields the CPU when it reports every CPU searching (see WithBusy).
+	Busy func() bool
+	deep int // tricks completed since the search started
 }
 
 type ttEntry struct {
@@ -86,7 +90,28 @@ func NewSolver() *Solver {
 // empties the transposition table (so results and node counts depend on
 // nothing but the positions searched since).
 func (s *Solver) Reset(m giretra.Mode, maxTeam giretra.Team) {
-	s.mode, s.maxTeam = m, maxTeam
+	s.maxTeam = maxTeam
+	if !s.tablesFor(m) {
+		s.buildTables(m)
+	}
+	clear(s.hist[:])
+	s.Policy, s.PolicySeats, s.Busy, s.deep = nil, 0, nil, 0
+	s.gen++
+	if s.gen == 0 {
+		clear(s.tt)
+		s.gen = 1
+	}
+	s.Nodes, s.Stopped = 0, false
+}
+
+// tablesFor reports whether the mode's tables are built: a search resets
+// the solver for every sampled deal, always in the same mode, and
+// rebuilding them each time cost 5 % of the bot's CPU.
+func (s *Solver) tablesFor(m giretra.Mode) bool { return s.built && s.mode == m }
+
+// buildTables fills the mode-dependent tables (points, strengths, orders).
+func (s *Solver) buildTables(m giretra.Mode) {
+	s.mode, s.built = m, true
 	s.trumps = 0
 	if m.IsColour() {
 		s.trumps = giretra.SuitMask(m.Trump())
@@ -111,14 +136,6 @@ func (s *Solver) Reset(m giretra.Mode, maxTeam giretra.Team) {
 			s.ptsTab[su][b] = int16(n)
 		}
 	}
-	clear(s.hist[:])
-	s.Policy, s.PolicySeats, s.deep = nil, 0, 0
-	s.gen++
-	if s.gen == 0 {
-		clear(s.tt)
-		s.gen = 1
-	}
-	s.Nodes, s.Stopped = 0, false
 }
 
 func (s *Solver) setHands(h *[4]giretra.Set) {
@@ -283,11 +300,9 @@ func (s *Solver) ab(t strick, alpha, beta int) int {
 			s.Stopped = true
 			return 0
 		}
-		// Yield every 1024 nodes (~100 µs): a search must not keep a
-		// request that costs microseconds (a cut, a notification) waiting
-		// for the runtime's 10 ms preemption when every CPU is searching.
-		// With nothing else to run it costs ~0.3 %.
-		runtime.Gosched()
+		if s.Busy != nil && s.Busy() {
+			runtime.Gosched() // see yield.go
+		}
 	}
 	rem := s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
 	var entry *ttEntry
