@@ -28,11 +28,16 @@ type Solver struct {
 	stronger [32]giretra.Set
 	// ptsTab[s][b] is the points of the cards of suit s whose bits are b.
 	ptsTab [4][256]int16
-	built  bool // the tables above are the mode's
-	hist   [32]int32
+	// byStr[s][b] is the cards of suit s whose rank bits are b, as bits in
+	// strength order (bit i: the card of strength i in the suit); byRank
+	// is the inverse; strPts[s][i] the points of the card of strength i.
+	byStr, byRank [4][256]uint8
+	strPts        [4][8]int8
+	built         bool // the tables above are the mode's
+	hist          [32]int32
 
 	tt   []ttEntry
-	gen  uint32
+	gen  uint16 // entries of other generations are empty
 	mask uint64
 
 	// Nodes counts the positions visited since the last Reset.
@@ -59,9 +64,12 @@ type Solver struct {
 	deep int // tricks completed since the search started
 }
 
+// ttEntry is 16 bytes, four to a cache line: the table's probes miss
+// the caches; full-deal solves take 0.94 of the time they took with
+// 24-byte entries (a 32-bit generation; median of 5 paired runs).
 type ttEntry struct {
 	key    uint64
-	gen    uint32
+	gen    uint16
 	lo, hi int16
 	best   giretra.Card // best first card of the trick, for ordering
 }
@@ -81,7 +89,7 @@ func init() {
 	}
 }
 
-// NewSolver allocates a solver and its transposition table (1.5 MiB).
+// NewSolver allocates a solver and its transposition table (1 MiB).
 func NewSolver() *Solver {
 	return &Solver{tt: make([]ttEntry, 1<<ttBits), mask: 1<<ttBits - 1}
 }
@@ -125,6 +133,21 @@ func (s *Solver) buildTables(m giretra.Mode) {
 			c := giretra.NewCard(r, su)
 			s.order[su][giretra.Strength(c, m)&7] = c
 			s.stronger[c] = giretra.Stronger(c, m)
+		}
+		for i, c := range s.order[su] {
+			s.strPts[su][i] = s.pts[c]
+		}
+		for b := range 256 {
+			var st, rk uint8
+			for i, c := range s.order[su] {
+				if b&(1<<c.Rank()) != 0 {
+					st |= 1 << i
+				}
+				if b&(1<<i) != 0 {
+					rk |= 1 << c.Rank()
+				}
+			}
+			s.byStr[su][b], s.byRank[su][b] = st, rk
 		}
 		for b := range 256 {
 			n := 0
@@ -439,24 +462,27 @@ func (s *Solver) lastTrick(leader giretra.Position) int {
 // worth the same points: playing one or another changes nothing.
 func (s *Solver) dropEquivalent(moves, live giretra.Set) giretra.Set {
 	out := moves
-	for su := range giretra.Suit(4) {
-		if moves.OfSuit(su).Count() < 2 {
-			continue
+	for su := range 4 {
+		m8 := uint8(moves >> (8 * su))
+		if m8&(m8-1) == 0 {
+			continue // fewer than two
 		}
-		prevIn, prevPts := false, int8(-1)
-		for _, c := range s.order[su] {
-			if !live.Has(c) {
+		// In strength order, a move goes when the live card just below it
+		// is a move worth the same points.
+		ms, ls := s.byStr[su][m8], s.byStr[su][uint8(live>>(8*su))]
+		var drop uint8
+		for x := ms; x != 0; x &= x - 1 {
+			i := bits.TrailingZeros8(x)
+			below := ls & (1<<i - 1)
+			if below == 0 {
 				continue
 			}
-			if moves.Has(c) {
-				if prevIn && s.pts[c] == prevPts {
-					out &^= c.Bit()
-				}
-				prevIn, prevPts = true, s.pts[c]
-			} else {
-				prevIn = false
+			j := 7 - bits.LeadingZeros8(below)
+			if ms&(1<<j) != 0 && s.strPts[su][j] == s.strPts[su][i] {
+				drop |= 1 << i
 			}
 		}
+		out &^= giretra.Set(s.byRank[su][drop]) << (8 * su)
 	}
 	return out
 }
