@@ -17,7 +17,7 @@ import (
 // heuristic bidder's choice being kept unless another is clearly better.
 
 const (
-	bidSamples = 80  // deals per decision at Effort 1
+	bidSamples = 160 // deals per decision at Effort 1
 	bidMargin  = 1.0 // match points an action must gain over the heuristic's
 	bidZ       = 1.0 // and standard errors
 	// minPlausible is the heuristic score an announcement needs to be

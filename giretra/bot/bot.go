@@ -34,13 +34,14 @@ import (
 )
 
 // DefaultBudget is the per-decision time budget of the zero Config. The
-// search is bounded by work (deterministic) first: its slowest decisions
-// take about 30 ms of CPU (p99), 60–75 ms at the very most. The budget sits
-// above them, so it fires only on an overloaded machine, where it bounds
-// latency at the cost of reproducibility; a budget inside that range (it
-// was 35 ms) cut ordinary searches at load-dependent points, and replays
-// differed even on a quiet machine.
-const DefaultBudget = 100 * time.Millisecond
+// search is bounded by work (deterministic) first: on a core of its own
+// its slowest decisions take about 55 ms (p99), under 100 ms at the very
+// most (giretra-strength, one match at a time). The budget sits well
+// above them, so it fires only on an overloaded or much slower machine,
+// where it bounds latency at the cost of reproducibility; a budget inside
+// that range (it was 35 ms, for half today's work) cut ordinary searches
+// at load-dependent points, and replays differed even on a quiet machine.
+const DefaultBudget = 250 * time.Millisecond
 
 // Config tunes a Bot. The zero value is valid: search with the default
 // budget.
