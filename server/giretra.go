@@ -68,6 +68,8 @@ func (s *Server) giretraDelete() http.Handler {
 // for a slot, and its search stops loadBudget after it arrived; when no
 // slot frees in time it gets the fast heuristic (an expired context): a
 // weaker move beats an error, on which the engine aborts a whole run.
+// The decision's context tells its searches when every CPU is searching,
+// the one time they should yield to cheap requests (search.WithBusy).
 func (s *Server) search(ctx context.Context, f func(context.Context) error) error {
 	ctx = search.WithBusy(ctx, s.busy)
 	select {
