@@ -116,43 +116,64 @@ func TestBidsShiftSampledHands(t *testing.T) {
 	}
 }
 
+// testDeal is a deal in progress for the weighting tests.
+type testDeal struct {
+	hands, left [4]giretra.Set // dealt, still held
+	neg         *giretra.Negotiation
+	ctr         giretra.Contract
+	hs          giretra.HandState
+}
+
+// randomDeal deals from rng, bids with bid until the bidding completes,
+// and plays random legal cards plays times. ok is false when the bidding
+// ends without a contract.
+func randomDeal(t *testing.T, rng *rand.Rand, dealer giretra.Position, plays int, bid func(p giretra.Position, hand8 giretra.Set, neg *giretra.Negotiation, valid []giretra.Action) giretra.Action) (d testDeal, ok bool) {
+	t.Helper()
+	for i, c := range giretra.Shuffle(rng) {
+		d.hands[i/8] |= c.Bit()
+	}
+	d.neg = &giretra.Negotiation{Dealer: dealer}
+	st := giretra.NewBidding(dealer)
+	for !st.Complete() {
+		p := (dealer + 1 + giretra.Position(len(d.neg.Actions))) & 3
+		a := bid(p, d.hands[p], d.neg, st.ValidActions(d.neg.Actions))
+		if err := st.Apply(len(d.neg.Actions), a); err != nil {
+			t.Fatal(err)
+		}
+		d.neg.Actions = append(d.neg.Actions, a)
+	}
+	if d.ctr, ok = st.Contract(); !ok {
+		return d, false
+	}
+	d.hs = giretra.HandState{Mode: d.ctr.Mode, Current: giretra.NewTrick(dealer.Next())}
+	d.left = d.hands
+	for range plays {
+		p := d.hs.Current.Next()
+		cs := giretra.LegalPlays(d.left[p], &d.hs.Current, d.hs.Mode).Cards()
+		c := cs[rng.IntN(len(cs))]
+		d.left[p] &^= c.Bit()
+		d.hs.Play(c)
+	}
+	return d, true
+}
+
 // Soft weights: any deal the rules allow keeps a positive weight, however
 // unlike every model the seats' bids and plays are (here, the bids and
 // cards of random players).
 func TestEveryLegalDealKeepsWeight(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 40 {
-		deck := giretra.Shuffle(rng)
-		var hands [4]giretra.Set
-		for i, c := range deck {
-			hands[i/8] |= c.Bit()
-		}
 		dealer := giretra.Position(trial % 4)
-		// Random bids until three accepts.
-		neg := &giretra.Negotiation{Dealer: dealer}
-		st := giretra.NewBidding(dealer)
-		for !st.Complete() {
-			valid := st.ValidActions(neg.Actions)
-			a := valid[rng.IntN(len(valid))]
-			if err := st.Apply(len(neg.Actions), a); err != nil {
-				t.Fatal(err)
-			}
-			neg.Actions = append(neg.Actions, a)
+		// Random bids until three accepts, random legal cards for a random
+		// number of plays.
+		random := func(_ giretra.Position, _ giretra.Set, _ *giretra.Negotiation, valid []giretra.Action) giretra.Action {
+			return valid[rng.IntN(len(valid))]
 		}
-		ctr, ok := st.Contract()
+		td, ok := randomDeal(t, rng, dealer, rng.IntN(20), random)
 		if !ok {
 			t.Fatal("no contract")
 		}
-		// Random legal cards for a random number of plays.
-		hs := giretra.HandState{Mode: ctr.Mode, Current: giretra.NewTrick(dealer.Next())}
-		left := hands
-		for range rng.IntN(20) {
-			p := hs.Current.Next()
-			cs := giretra.LegalPlays(left[p], &hs.Current, hs.Mode).Cards()
-			c := cs[rng.IntN(len(cs))]
-			left[p] &^= c.Bit()
-			hs.Play(c)
-		}
+		hands, left, neg, ctr, hs := td.hands, td.left, td.neg, td.ctr, td.hs
 		self := giretra.Position(rng.IntN(4))
 		ms := giretra.NewMatchState(151, dealer)
 		var playedBy [4]giretra.Set
@@ -182,37 +203,18 @@ func TestMemoKeepsWeights(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	reused := 0
 	for trial := range 12 {
-		deck := giretra.Shuffle(rng)
-		var hands [4]giretra.Set
-		for i, c := range deck {
-			hands[i/8] |= c.Bit()
-		}
 		dealer := giretra.Position(trial % 4)
 		b := New(Config{})
-		neg := &giretra.Negotiation{Dealer: dealer}
-		st := giretra.NewBidding(dealer)
-		for !st.Complete() {
-			p := dealer.Next() + giretra.Position(len(neg.Actions))
-			v := giretra.BidView{Seat: p & 3, Hand: firstFive(hands[p&3], rng), Negotiation: neg, Valid: st.ValidActions(neg.Actions)}
-			a := chooseBid(&v)
-			if err := st.Apply(len(neg.Actions), a); err != nil {
-				t.Fatal(err)
-			}
-			neg.Actions = append(neg.Actions, a)
+		heuristic := func(p giretra.Position, hand8 giretra.Set, neg *giretra.Negotiation, valid []giretra.Action) giretra.Action {
+			v := giretra.BidView{Seat: p, Hand: firstFive(hand8, rng), Negotiation: neg, Valid: valid}
+			return chooseBid(&v)
 		}
-		ctr, ok := st.Contract()
+		// Late in the deal: few unseen cards.
+		td, ok := randomDeal(t, rng, dealer, 16+rng.IntN(10), heuristic)
 		if !ok {
 			continue
 		}
-		hs := giretra.HandState{Mode: ctr.Mode, Current: giretra.NewTrick(dealer.Next())}
-		left := hands
-		for range 16 + rng.IntN(10) { // late in the deal: few unseen cards
-			p := hs.Current.Next()
-			cs := giretra.LegalPlays(left[p], &hs.Current, hs.Mode).Cards()
-			c := cs[rng.IntN(len(cs))]
-			left[p] &^= c.Bit()
-			hs.Play(c)
-		}
+		hands, left, neg, ctr, hs := td.hands, td.left, td.neg, td.ctr, td.hs
 		self := giretra.Position(trial % 4)
 		ms := giretra.NewMatchState(151, dealer)
 		k := search.Knowledge{Seat: self, Hand: left[self], Mode: ctr.Mode}
