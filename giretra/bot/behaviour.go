@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
@@ -408,8 +409,10 @@ const candidatesPerDeal = 3
 // newResampler draws up to n·candidatesPerDeal candidates and keeps n
 // deals; it returns nil when the weights say nothing (no other seat has
 // bid or played, or no candidate is possible), and the caller samples
-// plainly. The caller holds b.mu.
-func (b *Bot) newResampler(k *search.Knowledge, rng *rand.Rand, n int, ev *evidence) *resampler {
+// plainly. It stops drawing at the deadline (zero: none), which only an
+// overloaded server's decisions reach: weighing is work done before the
+// search, and it must not take the search's time. The caller holds b.mu.
+func (b *Bot) newResampler(k *search.Knowledge, rng *rand.Rand, n int, ev *evidence, deadline time.Time) *resampler {
 	for p := range giretra.Position(4) {
 		ev.mix[p] = b.bh.mixture(p)
 	}
@@ -424,7 +427,10 @@ func (b *Bot) newResampler(k *search.Knowledge, rng *rand.Rand, n int, ev *evide
 	cands := make([][4]giretra.Set, 0, n*candidatesPerDeal)
 	ws := make([]float64, 0, n*candidatesPerDeal)
 	total := 0.0
-	for range n * candidatesPerDeal {
+	for i := range n * candidatesPerDeal {
+		if i%8 == 7 && !deadline.IsZero() && time.Now().After(deadline) {
+			break
+		}
 		var h [4]giretra.Set
 		if !k.Sample(rng, &h) {
 			break

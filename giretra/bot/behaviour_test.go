@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
@@ -102,7 +103,7 @@ func TestBidsShiftSampledHands(t *testing.T) {
 		plain += float64((h[giretra.Top] & honours).Count())
 	}
 	ev := evidence{self: giretra.Bottom, bids: steps, match: ms}
-	rs := b.newResampler(&k, rng, n, &ev)
+	rs := b.newResampler(&k, rng, n, &ev, time.Time{})
 	if rs == nil {
 		t.Fatal("bids ignored")
 	}
@@ -260,6 +261,37 @@ func TestMemoKeepsWeights(t *testing.T) {
 	}
 }
 
+// Weighing candidates stops at the deadline (only an overloaded server's
+// decisions reach it): with one already past, the deals served come from
+// the first few candidates; with none, from all of them.
+func TestResamplerStopsAtDeadline(t *testing.T) {
+	neg, ms := bidEvidence(t, giretra.ColourHearts)
+	k := search.Knowledge{Seat: giretra.Bottom, Hand: P("7C 8D 9S QS KD"), Mode: giretra.AllTrumps}
+	for p := range giretra.Position(4) {
+		k.Count[p] = 8
+	}
+	distinct := func(deadline time.Time) int {
+		b := New(Config{})
+		ev := evidence{self: giretra.Bottom, bids: bidStepsOf(giretra.Bottom, neg, nil), match: ms}
+		rs := b.newResampler(&k, rand.New(rand.NewPCG(7, 8)), 100, &ev, deadline)
+		if rs == nil {
+			t.Fatal("no resampler")
+		}
+		seen := map[[4]giretra.Set]bool{}
+		var h [4]giretra.Set
+		for rs.deal(&h) {
+			seen[h] = true
+		}
+		return len(seen)
+	}
+	if n := distinct(time.Unix(1, 0)); n > 7 {
+		t.Errorf("deadline passed: deals from %d candidates, want at most 7", n)
+	}
+	if n := distinct(time.Time{}); n < 20 {
+		t.Errorf("no deadline: deals from %d candidates, want many", n)
+	}
+}
+
 func BenchmarkResampleBids(b *testing.B) {
 	t := &testing.T{}
 	neg, ms := bidEvidence(t, giretra.ColourHearts)
@@ -273,6 +305,6 @@ func BenchmarkResampleBids(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ev := evidence{self: giretra.Bottom, bids: steps, match: ms}
-		bot.newResampler(&k, rng, bidSamples, &ev)
+		bot.newResampler(&k, rng, bidSamples, &ev, time.Time{})
 	}
 }

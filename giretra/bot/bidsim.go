@@ -97,7 +97,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	if !b.cfg.NoInference && v.Match != nil { // b.mu is held
 		b.steps = bidStepsOf(v.Seat, v.Negotiation, b.steps)
 		ev := evidence{self: v.Seat, bids: b.steps, match: v.Match}
-		if rs := b.newResampler(&k, rng, n, &ev); rs != nil {
+		if rs := b.newResampler(&k, rng, n, &ev, deadline); rs != nil {
 			sample = rs.deal
 		}
 	}

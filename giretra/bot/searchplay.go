@@ -60,7 +60,7 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 		Deadline:   b.deadline(ctx),
 	}
 	rng := rand.New(rand.NewPCG(b.seedFor(v), 0x6a09e667))
-	if rs := b.behaviourDeals(v, pc, &k, rng, prm.Samples); rs != nil {
+	if rs := b.behaviourDeals(v, pc, &k, rng, prm.Samples, prm.Deadline); rs != nil {
 		prm.Deals = rs.deal
 	}
 	prm.PolicySeats, prm.Policy = b.trickPolicy(v, pc)
@@ -109,7 +109,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 	deadline := b.deadline(ctx)
 	rng := rand.New(rand.NewPCG(b.seedFor(v), 0x3c6ef372))
 	sample := func(h *[4]giretra.Set) bool { return k.Sample(rng, h) }
-	if rs := b.behaviourDeals(v, pc, &k, rng, n); rs != nil {
+	if rs := b.behaviourDeals(v, pc, &k, rng, n, deadline); rs != nil {
 		sample = rs.deal
 	}
 	var sum, dsum, dsq [32]float64
@@ -158,7 +158,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 // bids and plays this deal, or nil to sample plainly (inference off,
 // nothing done yet by another seat, or weights that say nothing). The
 // caller holds b.mu.
-func (b *Bot) behaviourDeals(v *giretra.PlayView, pc *playCtx, k *search.Knowledge, rng *rand.Rand, n int) *resampler {
+func (b *Bot) behaviourDeals(v *giretra.PlayView, pc *playCtx, k *search.Knowledge, rng *rand.Rand, n int, deadline time.Time) *resampler {
 	if b.cfg.NoInference || v.Match == nil {
 		return nil
 	}
@@ -166,5 +166,5 @@ func (b *Bot) behaviourDeals(v *giretra.PlayView, pc *playCtx, k *search.Knowled
 	d := dealLog{dealer: v.Match.Dealer, ctr: pc.ctr, neg: pc.neg, match: v.Match, plays: b.plays}
 	b.steps = bidStepsOf(v.Seat, pc.neg, b.steps)
 	ev := evidence{self: v.Seat, d: &d, playedBy: k.PlayedBy, bids: b.steps, match: v.Match}
-	return b.newResampler(k, rng, n, &ev)
+	return b.newResampler(k, rng, n, &ev, deadline)
 }
