@@ -38,7 +38,7 @@ func selfEngine(t *testing.T) string {
 func TestMatchesAllModes(t *testing.T) {
 	eng := selfEngine(t)
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "20s", "-seed", "3"}, &out, &errb)
+	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "10m", "-seed", "3"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
@@ -67,8 +67,11 @@ func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			// Only B's limits are under test: A (a race-built engine that
+			// may start while every core is busy) gets a clock it cannot
+			// miss, B a short one so that "silent" times out quickly.
 			var out, errb bytes.Buffer
-			err := run(context.Background(), []string{"-n", "1", "-a", eng, "-b", tc.b, "-clock", "2s", "-max-think", "1s"}, &out, &errb)
+			err := run(context.Background(), []string{"-n", "1", "-a", eng, "-b", tc.b, "-clock", "10m", "-max-think", "5m", "-b-clock", "2s", "-b-max-think", "1s"}, &out, &errb)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
@@ -89,7 +92,7 @@ func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
 
 func TestFailuresOfAExitCode(t *testing.T) {
 	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "2s"}, &out, &errb)
+	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "10m"}, &out, &errb)
 	if !errors.Is(err, errFailures) {
 		t.Fatalf("err %v, want errFailures\n%s", err, out.String())
 	}
