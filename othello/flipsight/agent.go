@@ -81,7 +81,8 @@ type legTrack struct {
 	lost      bool // its answer was lost: the same move may go again at rev
 	retries   int  // resends of sentMove so far
 	retryAt   time.Time
-	refused   bool // refused as illegal at rev: nothing more goes at rev
+	refused   bool // refused for good (a request the server never takes): nothing more goes at rev
+	illegal   bool // refused as illegal at rev: sent again once retryAt is due
 	turnKnown bool // our turn at rev has been counted in the stats
 }
 
@@ -535,16 +536,27 @@ func (a *Agent) play(m *Match, me int64, at seenAt) {
 			continue
 		}
 		job := work{m: m, li: li, rev: rev, leg: leg, color: color, at: at}
+		redecide := false
 		if tr.sent {
-			if !tr.lost || time.Now().Before(tr.retryAt) {
+			if !(tr.lost || tr.illegal) || time.Now().Before(tr.retryAt) {
 				a.mu.Unlock() // sent and answered, or a resend not yet due
 				continue
 			}
 			job.move, job.resend = tr.sentMove, true
-		} else {
+			if tr.illegal && leg.LegalMoves != nil && !slices.Contains([]int(leg.LegalMoves), tr.sentMove) {
+				// The server does not list the refused move: choose again
+				// among the moves it does list.
+				redecide = true
+				tr.sent, job.resend = false, false
+			}
+		}
+		if !job.resend {
 			job.legal = []int(leg.LegalMoves)
 			if leg.LegalMoves == nil {
 				job.legal = legalFromBoard(m.State, leg, color)
+			}
+			if redecide {
+				job.legal = slices.DeleteFunc(slices.Clone(job.legal), func(mv int) bool { return mv == tr.sentMove })
 			}
 			if m.IsHuman() && len(job.legal) == 0 {
 				a.mu.Unlock() // the server passes for us in human games
@@ -622,7 +634,7 @@ func (a *Agent) decide(ctx context.Context, cancel context.CancelFunc, k legID, 
 		a.mu.Unlock()
 		return
 	}
-	tr.sent, tr.sentMove, tr.lost = true, move, false
+	tr.sent, tr.sentMove, tr.lost, tr.illegal = true, move, false, false
 	a.mu.Unlock()
 	p := MoveParams{MatchID: k.match, Leg: k.leg, Revision: w.rev, Move: move}
 	if w.m.IsHuman() {
@@ -663,13 +675,19 @@ func (a *Agent) moveFailed(k legID, w work, move int, err error) {
 		a.setFatal(ErrCredential)
 	case errors.As(err, &ae) && ae.Status == http.StatusConflict:
 		// 409: poll and look at the turn, revision and legal moves again.
-		// An illegal move is never resent, and nothing else goes at this
-		// revision: the documentation's "submit at most once per match_id,
-		// leg and revision" and "never resend an illegal move".
+		// The documents disagree on an illegal move: "never resend an
+		// illegal move" (errors) against "the connector resends the same
+		// move with the same revision" (illegal moves). Sending nothing
+		// more at the revision loses the leg on time, the worst answer, so
+		// the leg stays ours: after a growing delay, if it is still our
+		// turn at that revision, the same move goes again when the server
+		// lists it as legal, and the best move it does list otherwise.
 		if ae.Msg == "illegal_move" || ae.Msg == "invalid move coordinate" || ae.Msg == "move outside board" {
-			tr.refused = true
-			a.o.Logger.Error("move refused as illegal: nothing more is sent at this revision",
-				"match", k.match, "leg", k.leg, "revision", w.rev, "move", move, "err", ae.Msg)
+			delay := a.retryDelay(tr)
+			tr.illegal = true
+			a.o.Logger.Error("move refused as illegal: trying again at this revision",
+				"match", k.match, "leg", k.leg, "revision", w.rev, "move", move, "err", ae.Msg, "again_in", delay)
+			time.AfterFunc(delay, a.poke)
 		} else {
 			a.o.Logger.Info("move refused", "match", k.match, "leg", k.leg, "revision", w.rev, "move", move, "err", ae.Msg)
 		}
@@ -683,13 +701,19 @@ func (a *Agent) moveFailed(k legID, w work, move int, err error) {
 		// have arrived. Poll after a growing delay and resend the same
 		// move only if the revision is still the same.
 		tr.lost = true
-		delay := a.o.MoveRetryMin << min(tr.retries, 16)
-		delay = min(delay, a.o.BackoffMax)
-		tr.retries++
-		tr.retryAt = time.Now().Add(delay)
+		delay := a.retryDelay(tr)
 		a.o.Logger.Warn("Connection/state error", "match", k.match, "leg", k.leg, "err", err, "resend_in", delay)
 		time.AfterFunc(delay, a.poke)
 	}
+}
+
+// retryDelay schedules the next attempt at a leg's revision: MoveRetryMin,
+// doubling with each attempt, at most BackoffMax. a.mu is held.
+func (a *Agent) retryDelay(tr *legTrack) time.Duration {
+	delay := min(a.o.MoveRetryMin<<min(tr.retries, 16), a.o.BackoffMax)
+	tr.retries++
+	tr.retryAt = time.Now().Add(delay)
+	return delay
 }
 
 // think asks the engine, with a budget from the leg's clock, and falls back

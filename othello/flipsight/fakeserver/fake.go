@@ -69,6 +69,7 @@ type Faults struct {
 	LoseMoveAnswer int   // apply the next N moves but answer 502
 	BumpRevision   int   // before the next N moves, change the leg's revision (→ stale_revision)
 	RejectIllegal  int   // refuse the next N (legal) moves with 409 illegal_move
+	HideRefused    bool  // with RejectIllegal: leave the refused move out of legal_moves at that revision
 	StreamStatus   []int // statuses for the next stream connections (e.g. 429)
 	StreamDrop     int   // end the next N streams right after hello
 }
@@ -157,6 +158,8 @@ type fleg struct {
 	status      string // active, finished, timeout
 	resultDiscs []int
 	finished    float64
+	hidden      int   // a refused move left out of legal_moves …
+	hiddenRev   int64 // … at this revision (HideRefused)
 }
 
 type fmatch struct {
@@ -581,6 +584,9 @@ func (s *Server) renderLocked(fm *fmatch) map[string]any {
 			if lm := l.g.LegalMoves(); lm != nil {
 				legal = lm
 			}
+			if l.hiddenRev == l.revision && l.hidden != 0 {
+				legal = slices.DeleteFunc(slices.Clone(legal), func(m int) bool { return m == l.hidden-1 })
+			}
 		}
 		lj["legal_moves"] = ints(legal)
 		delete(lj, "result_discs")
@@ -878,6 +884,9 @@ func (s *Server) moveLocked(rec *MoveRecord, req map[string]json.RawMessage) (in
 	}
 	if s.faults.RejectIllegal > 0 {
 		s.faults.RejectIllegal--
+		if s.faults.HideRefused && mv != othello.Pass {
+			l.hidden, l.hiddenRev = mv+1, l.revision
+		}
 		return http.StatusConflict, "illegal_move"
 	}
 	rec.Charged = s.applyLocked(fm, l, mv)
