@@ -5,15 +5,18 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/botarena/gamebot/othello/std"
 )
 
 // Engine chooses moves. It is safe for concurrent use: each call borrows a
 // searcher (with its own transposition table) from a small pool, so the two
 // legs of a match can be searched at once.
 type Engine struct {
-	opts   EngineOptions
-	pool8  chan *searcher8
-	pool10 chan *searcher10
+	opts    EngineOptions
+	pool8   chan *searcher8
+	pool10  chan *searcher10
+	poolStd chan *std.Searcher
 
 	mu     sync.Mutex
 	clocks map[clockKey]*clockObs // per (match, leg, colour): what the clock did
@@ -69,7 +72,7 @@ func NewEngine(opts EngineOptions) *Engine {
 	if opts.Pool <= 0 {
 		opts.Pool = 4
 	}
-	return &Engine{opts: opts, pool8: make(chan *searcher8, opts.Pool), pool10: make(chan *searcher10, opts.Pool)}
+	return &Engine{opts: opts, pool8: make(chan *searcher8, opts.Pool), pool10: make(chan *searcher10, opts.Pool), poolStd: make(chan *std.Searcher, opts.Pool)}
 }
 
 // Decision is a chosen move with what the search learned.
@@ -110,6 +113,12 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 			exact, maxDepth = e.opts.SolveAt, 64
 		}
 	}
+	if st.Mode == Std && !e.opts.HandWritten {
+		if d, ok := e.chooseStd(ctx, p, soft, deadline, maxDepth); ok {
+			d.Elapsed = time.Since(start)
+			return d
+		}
+	}
 	var res rootResult
 	if st.Mode.Size() == 8 {
 		s := e.get8(st.Mode)
@@ -132,6 +141,51 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		move = p.Legal[0]
 	}
 	return Decision{Move: move, Score: float64(res.score) / discScale, Depth: res.depth, Exact: res.exact, Nodes: res.nodes, Elapsed: time.Since(start)}
+}
+
+// Std search settings: the midgame selectivity (std.selT index), how many
+// empties beyond the exact solve the root tries probable solves from, and
+// the midgame depth reached before it does.
+const (
+	stdSel         = 1
+	stdSelectiveAt = 6
+	stdSolveAfter  = 10
+)
+
+// chooseStd searches a std position with the std package's engine; false
+// when the embedded evaluation is missing (the hand-written one plays).
+func (e *Engine) chooseStd(ctx context.Context, p *Position, soft time.Duration, deadline time.Time, maxDepth int) (Decision, bool) {
+	model, err := std.Embedded()
+	if err != nil {
+		return Decision{}, false
+	}
+	var s *std.Searcher
+	select {
+	case s = <-e.poolStd:
+	default:
+		s = std.NewSearcher(model, e.opts.TTBits+1)
+	}
+	defer func() {
+		select {
+		case e.poolStd <- s:
+		default:
+		}
+	}()
+	st := p.State
+	pl, op := st.Bitboards()
+	exact := exactEmptiesFor(deadline.Sub(time.Now()), 8)
+	lim := std.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, Sel: stdSel, Exact: exact, Selective: exact + stdSelectiveAt, SolveAfter: stdSolveAfter}
+	if deadline.IsZero() {
+		lim.Exact, lim.Selective = 0, 0
+	}
+	if e.opts.SolveAt > 0 {
+		lim.Selective, lim.Exact = 0, 0
+		if st.Empties() <= e.opts.SolveAt {
+			lim.MaxDepth = 64
+		}
+	}
+	res := s.Search(ctx, pl, op, st.Turn == White, p.Legal, lim)
+	return Decision{Move: res.Move, Score: float64(res.Score), Depth: res.Depth, Exact: res.Exact, Nodes: res.Nodes}, true
 }
 
 // exactEmptiesFor is how many empties the root may try to solve exactly

@@ -41,7 +41,7 @@ func main() { cli.Main("othello-train", run) }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: othello-train gen|fit|check [flags]")
+		return errors.New("usage: othello-train gen|fit|check|mpc [flags]")
 	}
 	switch args[0] {
 	case "gen":
@@ -50,8 +50,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fit(ctx, args[1:], stdout, stderr)
 	case "check":
 		return check(args[1:], stdout, stderr)
+	case "mpc":
+		return mpc(ctx, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown subcommand %q: want gen, fit or check", args[0])
+	return fmt.Errorf("unknown subcommand %q: want gen, fit, check or mpc", args[0])
 }
 
 func gen(ctx context.Context, args []string, stderr io.Writer) error {

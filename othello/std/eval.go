@@ -1,0 +1,193 @@
+package std
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"sync"
+)
+
+// EvalScale is the evaluation's units per disc.
+const EvalScale = 100
+
+// NumStages is the number of weight sets: one per two counts of empties
+// of the same parity (StageOf), so that positions with odd and even
+// empties (who gets the last move of each region) are never fitted
+// together.
+const NumStages = 31
+
+// StageOf is the weight set of a position with that many empties (0–60).
+func StageOf(empties int) int { return empties>>2<<1 | empties&1 }
+
+// Scalar features, after the pattern tables of a stage.
+const (
+	ScalarBias     = iota // 1
+	ScalarMobility        // mover's moves − opponent's moves
+	ScalarPotMover        // empties next to an opponent disc (mover's potential mobility)
+	ScalarPotOpp          // empties next to a mover disc
+	NumScalars
+)
+
+// kindOffset is where each kind's table starts in a stage's weights.
+var kindOffset = func() (off [numKinds + 1]int) {
+	for k := range numKinds {
+		off[k+1] = off[k] + kindSize[k]
+	}
+	return off
+}()
+
+// StageLen is the number of weights of one stage: the kind tables in kind
+// order, then the scalars.
+var StageLen = kindOffset[numKinds] + NumScalars
+
+// Model is a fitted evaluation: NumStages × StageLen weights in EvalScale
+// units, indexed for black to move, plus the same tables indexed for white
+// to move (built on load).
+type Model struct {
+	w     []int16   // NumStages × StageLen, black to move
+	white [][]int16 // per stage: the pattern tables for white to move
+	sc    [NumStages][NumScalars]int32
+}
+
+// NewModel builds a model from weights laid out as NumStages × StageLen
+// (black to move).
+func NewModel(w []int16) (*Model, error) {
+	if len(w) != NumStages*StageLen {
+		return nil, fmt.Errorf("evaluation model: %d weights, want %d", len(w), NumStages*StageLen)
+	}
+	m := &Model{w: w, white: make([][]int16, NumStages)}
+	for s := range NumStages {
+		b := w[s*StageLen:][:StageLen]
+		wt := make([]int16, kindOffset[numKinds])
+		for k := range numKinds {
+			src, dst := b[kindOffset[k]:kindOffset[k+1]], wt[kindOffset[k]:kindOffset[k+1]]
+			for i, j := range swapColours[k] {
+				dst[i] = src[j]
+			}
+		}
+		m.white[s] = wt
+		for i := range NumScalars {
+			m.sc[s][i] = int32(b[kindOffset[numKinds]+i])
+		}
+	}
+	return m, nil
+}
+
+// Weights returns the model's weights (NumStages × StageLen, black to
+// move); the caller must not change them.
+func (m *Model) Weights() []int16 { return m.w }
+
+// eval is the model's score (EvalScale units) for the side to move: f
+// the position's features, white whether white is to move, mob the
+// mover's moves minus the opponent's, potM and potO the potential
+// mobilities.
+func (m *Model) eval(f *Features, white bool, empties, mob, potM, potO int) int {
+	var w []int16
+	s := StageOf(empties)
+	if white {
+		w = m.white[s]
+	} else {
+		w = m.w[s*StageLen:][:kindOffset[numKinds]]
+	}
+	sc := &m.sc[s]
+	v := sc[ScalarBias] + sc[ScalarMobility]*int32(mob) + sc[ScalarPotMover]*int32(potM) + sc[ScalarPotOpp]*int32(potO)
+	for k := range numKinds {
+		t := w[kindOffset[k]:kindOffset[k+1]]
+		for _, i := range f[kindStart[k]:kindStart[k+1]] {
+			v += int32(t[i])
+		}
+	}
+	return int(v)
+}
+
+// Eval is the model's score of a position in discs for the side to move p
+// (black to move when white is false): for training tools and tests; the
+// search evaluates incrementally.
+func (m *Model) Eval(p, o uint64, white bool) float64 {
+	b, w := p, o
+	if white {
+		b, w = o, p
+	}
+	f := featuresOf(b, w)
+	empty := ^(p | o)
+	mob := bits.OnesCount64(Moves(p, o)) - bits.OnesCount64(Moves(o, p))
+	return float64(m.eval(&f, white, bits.OnesCount64(empty), mob, potential(o, empty), potential(p, empty))) / EvalScale
+}
+
+// Inputs describes a position as the model reads it, for fitting: the
+// stage, each instance's weight index within the stage (black-to-move
+// tables: the colours are exchanged when white is to move), and the
+// scalar features.
+func Inputs(p, o uint64, white bool, idx *[NumInstances]int32, scalars *[NumScalars]int32) (stage int) {
+	b, w := p, o
+	if white {
+		b, w = o, p
+	}
+	f := featuresOf(b, w)
+	for i := range NumInstances {
+		k := instances[i].kind
+		j := f[i]
+		if white {
+			j = swapColours[k][j]
+		}
+		idx[i] = int32(kindOffset[k] + int(j))
+	}
+	empty := ^(p | o)
+	scalars[ScalarBias] = 1
+	scalars[ScalarMobility] = int32(bits.OnesCount64(Moves(p, o)) - bits.OnesCount64(Moves(o, p)))
+	scalars[ScalarPotMover] = int32(potential(o, empty))
+	scalars[ScalarPotOpp] = int32(potential(p, empty))
+	return StageOf(bits.OnesCount64(empty))
+}
+
+const modelMagic = "OTSTD8v2"
+
+// Encode writes the model: a magic header, then the weights as
+// little-endian int16, gzip'd.
+func (m *Model) Encode(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := zw.Write([]byte(modelMagic)); err != nil {
+		return err
+	}
+	if err := binary.Write(zw, binary.LittleEndian, m.w); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// DecodeModel reads a model written by Encode.
+func DecodeModel(b []byte) (*Model, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	n := NumStages * StageLen
+	raw, err := io.ReadAll(io.LimitReader(zr, int64(len(modelMagic)+2*n+1)))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) != len(modelMagic)+2*n || string(raw[:len(modelMagic)]) != modelMagic {
+		return nil, errors.New("evaluation model: bad header or size")
+	}
+	w := make([]int16, n)
+	for i := range w {
+		w[i] = int16(binary.LittleEndian.Uint16(raw[len(modelMagic)+2*i:]))
+	}
+	return NewModel(w)
+}
+
+//go:embed eval.bin.gz
+var embedded []byte
+
+// Embedded is the model built into the binary, decoded once.
+var Embedded = sync.OnceValues(func() (*Model, error) { return DecodeModel(embedded) })
+
+func trailing(b uint64) int { return bits.TrailingZeros64(b) }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package std
+
+const raceEnabled = false

@@ -1,0 +1,336 @@
+package std
+
+import (
+	"context"
+	"math/bits"
+	"time"
+)
+
+// Selectivity: a ProbCut margin in standard deviations of the error model
+// per level; SelExact searches without ProbCut.
+var selT = [...]float64{1.0, 1.2, 1.5, 2.0, 2.6}
+
+// SelExact is the selectivity of a search without ProbCut.
+const SelExact = len(selT)
+
+// Search constants; the measurements behind them are in the tests'
+// benchmarks (BenchmarkMidgame, BenchmarkEndgame).
+const (
+	mpcMinDepth     = 3  // ProbCut from this depth
+	etcMinDepth     = 5  // midgame enhanced transposition cutoff from this depth
+	ttMinDepth      = 3  // midgame table from this depth
+	sortSearchDepth = 6  // from this depth, moves are ordered by a shallow search
+	endTTEmpties    = 8  // the endgame uses the table from this many empties
+	endETCEmpties   = 11 // … and enhanced transposition cutoffs from here
+	endSortEval     = 16 // … orders by a shallow search from here
+	endMPCEmpties   = 14 // … cuts by ProbCut from here (selective solves)
+	smallEmpties    = 5  // below this the endgame needs no move generator
+	featEmpties     = 13 // features are kept up to date down to this many empties
+)
+
+// Searcher owns one search at a time: the table is kept across moves.
+type Searcher struct {
+	model *Model
+	tt    *table
+	feat  [64]Features // features per ply from the root
+	nodes uint64
+	sel   int
+	// margins are the ProbCut margins of the error model per selectivity.
+	margins *marginTable
+
+	ctx      context.Context
+	deadline time.Time
+	aborted  bool
+}
+
+// NewSearcher returns a searcher with a table of 2^ttBits entries (24
+// bytes each) evaluating with model.
+func NewSearcher(model *Model, ttBits uint) *Searcher {
+	return &Searcher{model: model, tt: newTable(ttBits), sel: SelExact, margins: defaultMargins()}
+}
+
+// Clear forgets the table.
+func (s *Searcher) Clear() { s.tt.clear() }
+
+func count(b uint64) int { return bits.OnesCount64(b) }
+
+// final is the score of a finished game for the side to move: discs
+// against discs (FlipSight counts no empty square).
+func final(p, o uint64) int { return count(p) - count(o) }
+
+func (s *Searcher) checkTime() {
+	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		s.aborted = true
+	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		s.aborted = true
+	}
+}
+
+// tick counts a node and checks the clock every 4096 nodes.
+func (s *Searcher) tick() bool {
+	s.nodes++
+	if s.nodes&4095 == 0 {
+		s.checkTime()
+	}
+	return s.aborted
+}
+
+// toDiscs rounds an evaluation to discs, inside ±64.
+func toDiscs(v int) int {
+	if v >= 0 {
+		v = (v + EvalScale/2) / EvalScale
+	} else {
+		v = -((-v + EvalScale/2) / EvalScale)
+	}
+	return max(-64, min(64, v))
+}
+
+// evalAt is the static evaluation (discs) of the position at ply, whose
+// mover's moves are pm.
+func (s *Searcher) evalAt(ply int, p, o uint64, white bool, pm uint64) int {
+	empty := ^(p | o)
+	om := Moves(o, p)
+	if pm == 0 && om == 0 {
+		return final(p, o)
+	}
+	return toDiscs(s.model.eval(&s.feat[ply], white, count(empty), count(pm)-count(om), potential(o, empty), potential(p, empty)))
+}
+
+// child writes the features of the position after sq (flipping f) at
+// ply+1.
+func (s *Searcher) child(ply, sq int, f uint64, white bool) {
+	s.feat[ply+1] = s.feat[ply]
+	updateFeatures(&s.feat[ply+1], sq, f, white)
+}
+
+// move is a candidate move with its flips and ordering value.
+type move struct {
+	sq    int
+	flips uint64
+	score int32
+}
+
+// search is a fail-soft principal-variation search of depth plies (a pass
+// uses none) at the searcher's selectivity; depth ≥ empties solves.
+func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth int) int {
+	if s.tick() {
+		return 0
+	}
+	empties := 64 - count(p|o)
+	if depth >= empties {
+		return s.endgame(p, o, ply, white, alpha, beta, empties)
+	}
+	pm := Moves(p, o)
+	if pm == 0 {
+		if Moves(o, p) == 0 {
+			return final(p, o)
+		}
+		return -s.search(o, p, ply, !white, -beta, -alpha, depth)
+	}
+	switch depth {
+	case 0:
+		return s.evalAt(ply, p, o, white, pm)
+	case 1:
+		return s.search1(p, o, ply, white, alpha, beta, pm)
+	case 2:
+		return s.search2(p, o, ply, white, alpha, beta, pm)
+	}
+	pv := beta-alpha > 1
+	hashMove := noMove
+	if e := s.tt.probe(p, o); e != nil {
+		hashMove = int(e.move)
+		if int(e.depth) >= depth && int(e.sel) >= s.sel {
+			lo, hi := int(e.lower), int(e.upper)
+			if lo >= beta || lo == hi {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+		}
+	}
+	if !pv && s.sel < SelExact && depth >= mpcMinDepth {
+		if v, ok := s.probcut(p, o, ply, white, alpha, depth, empties, pm); ok {
+			return v
+		}
+	}
+	var buf [32]move
+	list, cut, cv := s.orderMid(p, o, ply, white, pm, hashMove, depth, beta, buf[:0])
+	if cut {
+		return cv
+	}
+	best, bestSq := -65, noMove
+	a := alpha
+	for i := range list {
+		mv := &list[i]
+		cp, co := o&^mv.flips, p|mv.flips|1<<uint(mv.sq)
+		s.child(ply, mv.sq, mv.flips, white)
+		var v int
+		if i == 0 {
+			v = -s.search(cp, co, ply+1, !white, -beta, -a, depth-1)
+		} else {
+			v = -s.search(cp, co, ply+1, !white, -a-1, -a, depth-1)
+			if v > a && v < beta && !s.aborted {
+				v = -s.search(cp, co, ply+1, !white, -beta, -a, depth-1)
+			}
+		}
+		if s.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestSq = v, mv.sq
+			if v > a {
+				a = v
+				if a >= beta {
+					break
+				}
+			}
+		}
+	}
+	s.tt.store(p, o, depth, s.sel, alpha, beta, best, bestSq)
+	return best
+}
+
+// search1 is search at depth 1: each child evaluated as it is made, no
+// table, no ordering.
+func (s *Searcher) search1(p, o uint64, ply int, white bool, alpha, beta int, pm uint64) int {
+	best := -65
+	empties := 63 - count(p|o) // the children's
+	st := StageOf(empties)
+	_ = st
+	for m := pm; m != 0; m &= m - 1 {
+		sq := trailing(m)
+		f := Flips(sq, p, o)
+		cp, co := o&^f, p|f|1<<uint(sq)
+		s.child(ply, sq, f, white)
+		s.nodes++
+		cm := Moves(cp, co)
+		om := Moves(co, cp)
+		var v int
+		if cm == 0 && om == 0 {
+			v = -final(cp, co)
+		} else {
+			empty := ^(cp | co)
+			v = -toDiscs(s.model.eval(&s.feat[ply+1], !white, empties, count(cm)-count(om), potential(co, empty), potential(cp, empty)))
+		}
+		if v > best {
+			best = v
+			if v >= beta {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// search2 is search at depth 2: children in square-value order, no table.
+func (s *Searcher) search2(p, o uint64, ply int, white bool, alpha, beta int, pm uint64) int {
+	var buf [32]move
+	list := buf[:0]
+	for m := pm; m != 0; m &= m - 1 {
+		sq := trailing(m)
+		list = append(list, move{sq: sq, score: squareValue[sq]})
+	}
+	sortMoves(list)
+	best := -65
+	a := alpha
+	for i := range list {
+		sq := list[i].sq
+		f := Flips(sq, p, o)
+		cp, co := o&^f, p|f|1<<uint(sq)
+		s.child(ply, sq, f, white)
+		s.nodes++
+		var v int
+		if cm := Moves(cp, co); cm != 0 {
+			v = -s.search1(cp, co, ply+1, !white, -beta, -a, cm)
+		} else {
+			v = -s.search(cp, co, ply+1, !white, -beta, -a, 1)
+		}
+		if v > best {
+			best = v
+			if v > a {
+				a = v
+				if a >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// squareValue orders moves where nothing better is known: corners first,
+// X and C squares last.
+var squareValue = func() (v [64]int32) {
+	t := [64]int32{
+		18, 4, 16, 12, 12, 16, 4, 18,
+		4, 2, 6, 8, 8, 6, 2, 4,
+		16, 6, 14, 10, 10, 14, 6, 16,
+		12, 8, 10, 0, 0, 10, 8, 12,
+		12, 8, 10, 0, 0, 10, 8, 12,
+		16, 6, 14, 10, 10, 14, 6, 16,
+		4, 2, 6, 8, 8, 6, 2, 4,
+		18, 4, 16, 12, 12, 16, 4, 18,
+	}
+	return t
+}()
+
+// sortMoves sorts by descending score (insertion sort: lists are short).
+func sortMoves(list []move) {
+	for i := 1; i < len(list); i++ {
+		x := list[i]
+		j := i
+		for j > 0 && list[j-1].score < x.score {
+			list[j] = list[j-1]
+			j--
+		}
+		list[j] = x
+	}
+}
+
+const corners = 0x8100000000000081
+
+// orderMid builds the move list of a midgame node, best first: the table's
+// move, then by a shallow search (deep nodes) or the opponent's mobility
+// and potential mobility. On the way it tries the enhanced transposition
+// cutoff: a child whose table bound already refutes the node.
+func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMove, depth, beta int, list []move) ([]move, bool, int) {
+	etc := depth >= etcMinDepth
+	sd := -1 // shallow search depth for ordering (−1: none)
+	if depth >= sortSearchDepth {
+		sd = min((depth-sortSearchDepth)/3, 3)
+	}
+	for m := pm; m != 0; m &= m - 1 {
+		sq := trailing(m)
+		f := Flips(sq, p, o)
+		cp, co := o&^f, p|f|1<<uint(sq)
+		if etc {
+			if e := s.tt.probe(cp, co); e != nil && int(e.depth) >= depth-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
+				v := -int(e.upper)
+				s.tt.store(p, o, depth, s.sel, beta-1, beta, v, sq)
+				return list, true, v
+			}
+		}
+		var sc int32
+		if sq == hashMove {
+			sc = 1 << 30
+		} else {
+			cm := Moves(cp, co)
+			sc = squareValue[sq] - 256*int32(count(cm)+count(cm&corners)) - 32*int32(potential(co, ^(cp|co)))
+			if sd >= 0 {
+				s.child(ply, sq, f, white)
+				var v int
+				if sd == 0 {
+					v = s.evalAt(ply+1, cp, co, !white, cm)
+				} else {
+					v = s.search(cp, co, ply+1, !white, -64, 64, sd)
+				}
+				sc -= int32(v) * 512
+			}
+		}
+		list = append(list, move{sq: sq, flips: f, score: sc})
+	}
+	sortMoves(list)
+	return list, false, 0
+}

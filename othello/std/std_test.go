@@ -1,0 +1,370 @@
+package std
+
+import (
+	"context"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+)
+
+func TestPerft(t *testing.T) {
+	want := []uint64{1, 4, 12, 56, 244, 1396, 8200, 55092, 390216}
+	for d, w := range want {
+		if got := Perft(startP, startO, d); got != w {
+			t.Errorf("perft %d = %d, want %d", d, got, w)
+		}
+	}
+}
+
+// refFlips flips by walking each direction square by square.
+func refFlips(sq int, p, o uint64) uint64 {
+	var all uint64
+	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+		var run uint64
+		c, r := sq%8+d[0], sq/8+d[1]
+		for c >= 0 && c < 8 && r >= 0 && r < 8 {
+			b := uint64(1) << uint(r*8+c)
+			if o&b != 0 {
+				run |= b
+			} else {
+				if p&b != 0 {
+					all |= run
+				}
+				break
+			}
+			c += d[0]
+			r += d[1]
+		}
+	}
+	return all
+}
+
+// randomGame plays random moves from the start and returns the positions
+// (mover, opponent, white to move) it went through.
+func randomGame(rng *rand.Rand) (ps, os []uint64, whites []bool) {
+	p, o, white := uint64(startP), uint64(startO), false
+	for {
+		m := Moves(p, o)
+		if m == 0 {
+			if Moves(o, p) == 0 {
+				return
+			}
+			p, o, white = o, p, !white
+			continue
+		}
+		ps, os, whites = append(ps, p), append(os, o), append(whites, white)
+		n := rng.IntN(bits.OnesCount64(m))
+		for range n {
+			m &= m - 1
+		}
+		sq := trailing(m)
+		f := Flips(sq, p, o)
+		p, o, white = o&^f, p|f|1<<uint(sq), !white
+	}
+}
+
+func TestFlipsAndMovesMatchWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		ps, os, _ := randomGame(rng)
+		for i := range ps {
+			p, o := ps[i], os[i]
+			var moves uint64
+			for sq := range 64 {
+				if (p|o)>>uint(sq)&1 != 0 {
+					continue
+				}
+				f := refFlips(sq, p, o)
+				if got := Flips(sq, p, o); got != f {
+					t.Fatalf("Flips(%d) = %x, want %x", sq, got, f)
+				}
+				if f != 0 {
+					moves |= 1 << uint(sq)
+				}
+			}
+			if got := Moves(p, o); got != moves {
+				t.Fatalf("Moves = %x, want %x", got, moves)
+			}
+		}
+	}
+}
+
+func TestLastFlipCount(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		sq := rng.IntN(64)
+		p := rng.Uint64() &^ (1 << uint(sq))
+		o := ^p &^ (1 << uint(sq))
+		if got, want := lastFlipCount(sq, p), bits.OnesCount64(refFlips(sq, p, o)); got != want {
+			t.Fatalf("lastFlipCount(%d, %x) = %d, want %d", sq, p, got, want)
+		}
+	}
+}
+
+// TestStableIsStable: no later move of a random game flips a disc that
+// Stable reported.
+func TestStableIsStable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	found := 0
+	for range 300 {
+		ps, os, ws := randomGame(rng)
+		black := func(j int) uint64 {
+			if ws[j] {
+				return os[j]
+			}
+			return ps[j]
+		}
+		whiteDiscs := func(j int) uint64 {
+			if ws[j] {
+				return ps[j]
+			}
+			return os[j]
+		}
+		for i := range ps {
+			st := Stable(ps[i], os[i]) // the mover's
+			found += bits.OnesCount64(st)
+			for j := i + 1; j < len(ps); j++ {
+				own := black(j)
+				if ws[i] {
+					own = whiteDiscs(j)
+				}
+				if st&^own != 0 {
+					t.Fatalf("position %d: stable discs %x flipped by move %d", i, st&^own, j)
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no stable disc found in 300 games")
+	}
+}
+
+func TestFeaturesIncremental(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 200 {
+		p, o, white := uint64(startP), uint64(startO), false
+		f := featuresOf(p, o)
+		for {
+			m := Moves(p, o)
+			if m == 0 {
+				if Moves(o, p) == 0 {
+					break
+				}
+				p, o, white = o, p, !white
+				continue
+			}
+			n := rng.IntN(bits.OnesCount64(m))
+			for range n {
+				m &= m - 1
+			}
+			sq := trailing(m)
+			fl := Flips(sq, p, o)
+			updateFeatures(&f, sq, fl, white)
+			p, o, white = o&^fl, p|fl|1<<uint(sq), !white
+			b, w := p, o
+			if white {
+				b, w = o, p
+			}
+			if want := featuresOf(b, w); f != want {
+				t.Fatalf("incremental features differ:\n%v\n%v", f, want)
+			}
+		}
+	}
+}
+
+// minimax is the plain reference solver: final score for the mover.
+func minimax(p, o uint64) int {
+	m := Moves(p, o)
+	if m == 0 {
+		if Moves(o, p) == 0 {
+			return final(p, o)
+		}
+		return -minimax(o, p)
+	}
+	best := -65
+	for ; m != 0; m &= m - 1 {
+		sq := trailing(m)
+		f := Flips(sq, p, o)
+		best = max(best, -minimax(o&^f, p|f|1<<uint(sq)))
+	}
+	return best
+}
+
+// positionAt returns a random game's position with the given empties.
+func positionAt(rng *rand.Rand, empties int) (p, o uint64, white bool) {
+	for {
+		ps, os, ws := randomGame(rng)
+		for i := range ps {
+			if 64-bits.OnesCount64(ps[i]|os[i]) == empties {
+				return ps[i], os[i], ws[i]
+			}
+		}
+	}
+}
+
+func testModel(t testing.TB) *Model {
+	m, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestEndgameMatchesMinimax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	s := NewSearcher(testModel(t), 14)
+	for i := range 120 {
+		empties := 1 + i%11
+		p, o, white := positionAt(rng, empties)
+		want := minimax(p, o)
+		b, w := p, o
+		if white {
+			b, w = o, p
+		}
+		for _, win := range [][2]int{{-64, 64}, {want - 1, want + 1}, {want, want + 1}, {want - 1, want}, {want - 5, want - 3}, {want + 2, want + 6}} {
+			s.Clear()
+			s.sel = SelExact
+			s.feat[0] = featuresOf(b, w)
+			got := s.endgame(p, o, 0, white, win[0], win[1], empties)
+			switch {
+			case want <= win[0] && (got > win[0] || got < want),
+				want >= win[1] && (got < win[1] || got > want),
+				want > win[0] && want < win[1] && got != want:
+				t.Fatalf("#%d (%d empties) window %v: endgame %d, minimax %d", i, empties, win, got, want)
+			}
+		}
+	}
+}
+
+// negamax is a full-width fixed-depth search with the searcher's leaf
+// evaluation: the reference for the midgame search without ProbCut.
+func negamax(s *Searcher, p, o uint64, white bool, depth int) int {
+	b, w := p, o
+	if white {
+		b, w = o, p
+	}
+	s.feat[0] = featuresOf(b, w)
+	m := Moves(p, o)
+	if m == 0 {
+		if Moves(o, p) == 0 {
+			return final(p, o)
+		}
+		return -negamax(s, o, p, !white, depth)
+	}
+	if depth == 0 {
+		return s.evalAt(0, p, o, white, m)
+	}
+	best := -65
+	for ; m != 0; m &= m - 1 {
+		sq := trailing(m)
+		f := Flips(sq, p, o)
+		best = max(best, -negamax(s, o&^f, p|f|1<<uint(sq), !white, depth-1))
+	}
+	return best
+}
+
+func TestSearchMatchesNegamax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	s := NewSearcher(testModel(t), 14)
+	n := 16
+	if testing.Short() {
+		n = 6
+	}
+	for i := range n {
+		p, o, white := positionAt(rng, 20+i*13%36)
+		for depth := 1; depth <= 4; depth++ {
+			want := negamax(s, p, o, white, depth)
+			b, w := p, o
+			if white {
+				b, w = o, p
+			}
+			for _, win := range [][2]int{{-64, 64}, {want, want + 1}, {want - 1, want}, {want - 3, want + 3}} {
+				s.Clear()
+				s.sel = SelExact
+				s.feat[0] = featuresOf(b, w)
+				got := s.search(p, o, 0, white, win[0], win[1], depth)
+				switch {
+				case want <= win[0] && (got > win[0] || got < want),
+					want >= win[1] && (got < win[1] || got > want),
+					want > win[0] && want < win[1] && got != want:
+					t.Fatalf("#%d depth %d window %v: search %d, negamax %d", i, depth, win, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FFO #40 (public endgame test data): black to move, 20 empties, +38 by a2.
+const ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------"
+
+func boardOf(s string) (x, o uint64) {
+	for i, c := range s {
+		switch c {
+		case 'X':
+			x |= 1 << uint(i)
+		case 'O':
+			o |= 1 << uint(i)
+		}
+	}
+	return x, o
+}
+
+func TestFFO40(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("a 20-empty solve is a benchmark under -race/-short")
+	}
+	x, o := boardOf(ffo40)
+	s := NewSearcher(testModel(t), 20)
+	r := s.Search(context.Background(), x, o, false, movesList(x, o), Limits{MaxDepth: 64})
+	if r.Score != 38 || r.Move != 8 || !r.Exact {
+		t.Fatalf("FFO #40: %+v, want a2 (8) +38 exact", r)
+	}
+	t.Logf("FFO #40: %d nodes", r.Nodes)
+}
+
+func BenchmarkFFO40(b *testing.B) {
+	x, o := boardOf(ffo40)
+	s := NewSearcher(testModel(b), 20)
+	var nodes uint64
+	for b.Loop() {
+		s.Clear()
+		r := s.Search(context.Background(), x, o, false, movesList(x, o), Limits{MaxDepth: 64})
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+// midgameSet is a fixed set of self-play positions (seed 2026) at 28–48
+// empties for the speed and node-count benchmarks.
+func midgameSet(tb testing.TB) []Position {
+	return SelfPlayPositions(rand.New(rand.NewPCG(2026, 1)), testModel(tb), 24, 28, 48)
+}
+
+// BenchmarkMidgame searches the midgame set to a fixed depth
+// (OTHELLO_DEPTH, default 12) at selectivity OTHELLO_SEL (default 1; 5:
+// no ProbCut), each position from a cold table, and reports nodes per
+// op: the measure of ordering and cutoff changes (fewer nodes for the
+// same depth) next to ns/op (faster nodes).
+func BenchmarkMidgame(b *testing.B) {
+	depth, sel := envInt("OTHELLO_DEPTH", 12), envInt("OTHELLO_SEL", 1)
+	set := midgameSet(b)
+	s := NewSearcher(testModel(b), 20)
+	var nodes uint64
+	for b.Loop() {
+		for _, pos := range set {
+			s.Clear()
+			r := s.Search(context.Background(), pos.P, pos.O, pos.White, movesList(pos.P, pos.O), Limits{MaxDepth: depth, Sel: sel})
+			nodes += r.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
