@@ -249,9 +249,3 @@ func (s *searcher10) lineNeighbours(st bits10, d int) bits10 {
 		return st.shl(9).and(notColJ10).or(st.shr(9).and(notColA10))
 	}
 }
-
-// patternReady: no trained model exists for the 10×10 modes.
-func (s *searcher10) patternReady() bool { return false }
-
-// patternEval is never called on 10×10 (patternReady is false).
-func (s *searcher10) patternEval(pos pos10, pm bits10) int { return 0 }

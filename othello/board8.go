@@ -205,13 +205,3 @@ func (s *searcher8) lineNeighbours(st bits8, d int) bits8 {
 		return bits8((x<<7)&notHFile8 | (x>>7)&notAFile8)
 	}
 }
-
-// patternReady reports whether this searcher's mode has a trained model.
-func (s *searcher8) patternReady() bool { return s.mode == Std && stdModel() != nil }
-
-// patternEval is the trained evaluation (std mode only).
-func (s *searcher8) patternEval(pos pos8, pm bits8) int {
-	mob := pm.count() - s.moves(pos.pass()).count()
-	v := stdModel().eval(uint64(pos.p), uint64(pos.o), s.empties(pos), mob)
-	return max(-maxEval, min(maxEval, v))
-}

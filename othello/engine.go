@@ -122,7 +122,6 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 	var res rootResult
 	if st.Mode.Size() == 8 {
 		s := e.get8(st.Mode)
-		s.usePattern = s.usePattern && !e.opts.HandWritten
 		pl, op := st.masks8()
 		pos := pos8{p: pl, o: op, pp: st.placedOf(st.Turn), op: st.placedOf(3 - st.Turn)}
 		s.exactEmpties = exact
@@ -130,7 +129,6 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		e.pool8Put(s)
 	} else {
 		s := e.get10(st.Mode)
-		s.usePattern = s.usePattern && !e.opts.HandWritten
 		pl, op := st.masks10()
 		s.exactEmpties = exact
 		res = s.searchRoot(ctx, pos10{p: pl, o: op}, p.Legal, soft, deadline, maxDepth)

@@ -121,7 +121,7 @@ func selfPlaySet(n, empties int) []pos8 {
 	s := newSearcher8(Std, 18)
 	var out []pos8
 	for len(out) < n {
-		for _, pos := range selfPlayGame(rng, 4, 6, true, s) {
+		for _, pos := range selfPlayGame(rng, 4, 6, s) {
 			if 64-pos.p.count()-pos.o.count() == empties {
 				out = append(out, pos8{p: pos.p, o: pos.o})
 				break

@@ -40,20 +40,18 @@ type searcher10 struct {
 	aborted  bool
 	history  [numSq10]int32
 
-	mode          Mode
-	ready         bool
-	usePattern    bool // evaluate with the trained pattern model (and use ProbCut)
-	probcutMargin int  // ProbCut margin (score units); see pvs
-	exactEmpties  int  // the root tries an exact solve from this many empties
-	sqv           [numSq10]int
-	quadrant      [numSq10]int
-	nbr           [numSq10]bits10 // the squares around each square
-	quadrants     [4]bits10
-	lines         [4][]bits10 // the board's lines per direction (rows, columns, diagonals)
-	lineOf        [4][numSq10]int
-	edge          [4]bits10 // squares with an edge or blocked square on that line direction
-	anchors       []anchor10
-	anchorMask    bits10 // the anchors' squares
+	mode         Mode
+	ready        bool
+	exactEmpties int // the root tries an exact solve from this many empties
+	sqv          [numSq10]int
+	quadrant     [numSq10]int
+	nbr          [numSq10]bits10 // the squares around each square
+	quadrants    [4]bits10
+	lines        [4][]bits10 // the board's lines per direction (rows, columns, diagonals)
+	lineOf       [4][numSq10]int
+	edge         [4]bits10 // squares with an edge or blocked square on that line direction
+	anchors      []anchor10
+	anchorMask   bits10 // the anchors' squares
 }
 
 // anchor10 is a square that cannot be flipped once taken, with its
@@ -71,8 +69,6 @@ func (s *searcher10) setMode(mode Mode) {
 	}
 	s.mode, s.ready = mode, true
 	s.anti, s.reversi = mode == Anti, mode == Reversi
-	s.usePattern = s.patternReady()
-	s.probcutMargin = probcutMargin
 	g := newGeometry(mode)
 	var pl bits10
 	for sq, b := range g.blocked {
@@ -160,9 +156,6 @@ func (s *searcher10) squareValue(sq int) int { return s.sqv[sq] }
 // anchors, parity and, late, discs. Anti uses the same features with the
 // signs that favour few stable discs.
 func (s *searcher10) eval(pos pos10, pm bits10) int {
-	if s.usePattern {
-		return s.patternEval(pos, pm)
-	}
 	om := s.moves(pos.pass())
 	mp, mo := pm.count(), om.count()
 	occ := pos.p.or(pos.o)
@@ -329,9 +322,6 @@ func (s *searcher10) solveChild(c *moveScore10, alpha, beta, empties int) int {
 // the square table breaking ties.
 func (s *searcher10) orderSolve(pos pos10, m bits10, hashMove int, list []moveScore10) []moveScore10 {
 	list = list[:0]
-	empties := s.empties(pos)
-	deep := s.usePattern && empties >= evalOrderEmpties
-	searchOrder := s.usePattern && empties >= searchOrderEmpties
 	empty := s.playable.andNot(pos.p.or(pos.o))
 	for !m.isZero() {
 		sq := m.pop()
@@ -347,11 +337,6 @@ func (s *searcher10) orderSolve(pos pos10, m bits10, hashMove int, list []moveSc
 		sc -= 32 * s.neighbours(child.o).andNot(child.p.or(child.o)).and(s.playable).count()
 		if empty.and(s.quadrants[s.quadrant[sq]]).count()%2 == 1 {
 			sc += parityBonus
-		}
-		if searchOrder {
-			sc -= s.pvs(child, searchOrderDepth, -infScore, infScore) * searchOrderWeight / discScale
-		} else if deep {
-			sc -= s.eval(child, om) * evalOrderWeight / discScale
 		}
 		if sq == hashMove {
 			sc = 1 << 30
@@ -410,24 +395,6 @@ func (s *searcher10) pvs(pos pos10, depth, alpha, beta int) int {
 			}
 			if lo == hi {
 				return lo
-			}
-		}
-	}
-	if s.usePattern && depth >= probcutDepth {
-		// ProbCut: a shallow search predicts the deep one (same-parity
-		// depth pairs differ by a standard deviation of 1.5–2.8 discs
-		// from 50 to 34 empties and 2.7–4.2 at 28 on the std model,
-		// BenchmarkProbCutSigma), so a shallow result far outside the
-		// window cuts the node.
-		ds := probcutShallow(depth)
-		if bound := beta + s.probcutMargin; bound < maxEval {
-			if v := s.pvs(pos, ds, bound-1, bound); v >= bound && !s.aborted {
-				return beta
-			}
-		}
-		if bound := alpha - s.probcutMargin; bound > -maxEval {
-			if v := s.pvs(pos, ds, bound, bound+1); v <= bound && !s.aborted {
-				return alpha
 			}
 		}
 	}

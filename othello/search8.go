@@ -38,11 +38,9 @@ type searcher8 struct {
 	aborted  bool
 	history  [numSq8]int32
 
-	mode          Mode
-	ready         bool
-	usePattern    bool // evaluate with the trained pattern model (and use ProbCut)
-	probcutMargin int  // ProbCut margin (score units); see pvs
-	exactEmpties  int  // the root tries an exact solve from this many empties
+	mode         Mode
+	ready        bool
+	exactEmpties int // the root tries an exact solve from this many empties
 	sqv           [numSq8]int
 	quadrant      [numSq8]int
 	nbr           [numSq8]bits8 // the squares around each square
@@ -69,8 +67,6 @@ func (s *searcher8) setMode(mode Mode) {
 	}
 	s.mode, s.ready = mode, true
 	s.anti, s.reversi = mode == Anti, mode == Reversi
-	s.usePattern = s.patternReady()
-	s.probcutMargin = probcutMargin
 	g := newGeometry(mode)
 	var pl bits8
 	for sq, b := range g.blocked {
@@ -158,9 +154,6 @@ func (s *searcher8) squareValue(sq int) int { return s.sqv[sq] }
 // anchors, parity and, late, discs. Anti uses the same features with the
 // signs that favour few stable discs.
 func (s *searcher8) eval(pos pos8, pm bits8) int {
-	if s.usePattern {
-		return s.patternEval(pos, pm)
-	}
 	om := s.moves(pos.pass())
 	mp, mo := pm.count(), om.count()
 	occ := pos.p.or(pos.o)
@@ -327,9 +320,6 @@ func (s *searcher8) solveChild(c *moveScore8, alpha, beta, empties int) int {
 // the square table breaking ties.
 func (s *searcher8) orderSolve(pos pos8, m bits8, hashMove int, list []moveScore8) []moveScore8 {
 	list = list[:0]
-	empties := s.empties(pos)
-	deep := s.usePattern && empties >= evalOrderEmpties
-	searchOrder := s.usePattern && empties >= searchOrderEmpties
 	empty := s.playable.andNot(pos.p.or(pos.o))
 	for !m.isZero() {
 		sq := m.pop()
@@ -345,11 +335,6 @@ func (s *searcher8) orderSolve(pos pos8, m bits8, hashMove int, list []moveScore
 		sc -= 32 * s.neighbours(child.o).andNot(child.p.or(child.o)).and(s.playable).count()
 		if empty.and(s.quadrants[s.quadrant[sq]]).count()%2 == 1 {
 			sc += parityBonus
-		}
-		if searchOrder {
-			sc -= s.pvs(child, searchOrderDepth, -infScore, infScore) * searchOrderWeight / discScale
-		} else if deep {
-			sc -= s.eval(child, om) * evalOrderWeight / discScale
 		}
 		if sq == hashMove {
 			sc = 1 << 30
@@ -408,24 +393,6 @@ func (s *searcher8) pvs(pos pos8, depth, alpha, beta int) int {
 			}
 			if lo == hi {
 				return lo
-			}
-		}
-	}
-	if s.usePattern && depth >= probcutDepth {
-		// ProbCut: a shallow search predicts the deep one (same-parity
-		// depth pairs differ by a standard deviation of 1.5–2.8 discs
-		// from 50 to 34 empties and 2.7–4.2 at 28 on the std model,
-		// BenchmarkProbCutSigma), so a shallow result far outside the
-		// window cuts the node.
-		ds := probcutShallow(depth)
-		if bound := beta + s.probcutMargin; bound < maxEval {
-			if v := s.pvs(pos, ds, bound-1, bound); v >= bound && !s.aborted {
-				return beta
-			}
-		}
-		if bound := alpha - s.probcutMargin; bound > -maxEval {
-			if v := s.pvs(pos, ds, bound, bound+1); v <= bound && !s.aborted {
-				return alpha
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package othello
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -340,48 +339,6 @@ func BenchmarkMidgameSet(b *testing.B) {
 	benchSet(b, set, func(s *searcher8, pos pos8) rootResult { return searchTo(s, pos, depth) })
 }
 
-// BenchmarkMoveLoss measures how far from perfect the midgame search plays
-// near the end: on 24 self-play positions at OTHELLO_EMPTIES (default 24)
-// empties, the exact value of the best move minus the exact value of the
-// move chosen by a search to OTHELLO_DEPTH (default 18), cold table. It
-// reports the mean loss in discs and the CPU time of the searches (the
-// exact values, about 14 s per position at 24 empties, are not counted).
-func BenchmarkMoveLoss(b *testing.B) {
-	depth, empties := 18, 24
-	if d, err := strconv.Atoi(os.Getenv("OTHELLO_DEPTH")); err == nil && d > 0 {
-		depth = d
-	}
-	if e, err := strconv.Atoi(os.Getenv("OTHELLO_EMPTIES")); err == nil && e > 0 {
-		empties = e
-	}
-	set := selfPlaySet(24, empties)
-	s := newSearcher8(Std, 20)
-	s.exactEmpties = 64 // solveRoot jumps to the solve after depth 10
-	var loss, n int
-	var cpu time.Duration
-	for b.Loop() {
-		for _, pos := range set {
-			if s.moves(pos).count() < 2 {
-				continue
-			}
-			clear(s.tt)
-			cpu0 := cpuTime()
-			res := searchTo(s, pos, depth)
-			cpu += cpuTime() - cpu0
-			clear(s.tt)
-			best := solveRoot(s, pos)
-			got := best.score
-			if res.move != best.move {
-				got = -s.solve(s.play(pos, res.move), -infScore, infScore, empties-1)
-			}
-			loss += (best.score - got) / discScale
-			n++
-		}
-	}
-	b.ReportMetric(float64(loss)/float64(n), "discs/move")
-	b.ReportMetric(cpu.Seconds()/float64(n), "search-cpu-s/move")
-}
-
 // negamax8 is the reference for shallow pvs: full-width search to depth
 // plies (a pass uses none), exact below the same empties as pvs, the
 // static evaluation at the horizon.
@@ -407,8 +364,8 @@ func negamax8(s *searcher8, pos pos8, depth int) int {
 	return best
 }
 
-// TestShallowSearchMatchesNegamax checks pvs below the ProbCut depth (the
-// table, move ordering and the depth-1 search) against full-width negamax,
+// TestShallowSearchMatchesNegamax checks pvs (the table, move ordering
+// and the depth-1 search) against full-width negamax,
 // in every 8×8 mode and with exact, fail-low and fail-high windows.
 func TestShallowSearchMatchesNegamax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 13))
@@ -422,7 +379,7 @@ func TestShallowSearchMatchesNegamax(t *testing.T) {
 			st := randomPosition(rng, mode, 6+i*7%30)
 			p, o := st.masks8()
 			pos := pos8{p: p, o: o, pp: st.placedOf(st.Turn), op: st.placedOf(3 - st.Turn)}
-			for depth := 1; depth < probcutDepth; depth++ {
+			for depth := 1; depth <= 4; depth++ {
 				want := negamax8(sr, pos, depth)
 				for _, w := range [][2]int{{-infScore, infScore}, {want, want + 1}, {want - 1, want}, {want - 300, want + 300}} {
 					clear(sr.tt)
@@ -439,52 +396,4 @@ func TestShallowSearchMatchesNegamax(t *testing.T) {
 			}
 		}
 	}
-}
-
-// BenchmarkProbCutSigma measures what ProbCut relies on: how far a
-// shallow search's score is from a deep one's. On self-play positions at
-// 50, 42, 34 and 28 empties it searches each to depths 1…OTHELLO_DEPTH
-// (default 12, full window, one table per position) and logs (-v), per
-// empties and depth d, the mean and standard deviation in discs of
-// score(d) − score(ds) for the shallow depth ds that pvs pairs with d. It
-// reports the overall standard deviation.
-func BenchmarkProbCutSigma(b *testing.B) {
-	maxD := 12
-	if d, err := strconv.Atoi(os.Getenv("OTHELLO_DEPTH")); err == nil && d >= probcutDepth {
-		maxD = d
-	}
-	const n = 24
-	sets := map[int][]pos8{}
-	for _, e := range []int{50, 42, 34, 28} {
-		sets[e] = selfPlaySet(n, e)
-	}
-	s := newSearcher8(Std, 20)
-	var all, all2 float64
-	var cnt int
-	for b.Loop() {
-		for _, e := range []int{50, 42, 34, 28} {
-			var sum, sum2 [64]float64
-			for _, pos := range sets[e] {
-				clear(s.tt)
-				var v [64]int
-				for d := 1; d <= maxD; d++ {
-					v[d] = s.pvs(pos, d, -infScore, infScore)
-				}
-				for d := probcutDepth; d <= maxD; d++ {
-					x := float64(v[d]-v[probcutShallow(d)]) / discScale
-					sum[d] += x
-					sum2[d] += x * x
-					all += x
-					all2 += x * x
-					cnt++
-				}
-			}
-			for d := probcutDepth; d <= maxD; d++ {
-				m := sum[d] / n
-				b.Logf("empties %d depth %2d/%d: mean %+.2f sd %.2f discs", e, d, probcutShallow(d), m, math.Sqrt(max(sum2[d]/n-m*m, 0)))
-			}
-		}
-	}
-	m := all / float64(cnt)
-	b.ReportMetric(math.Sqrt(all2/float64(cnt)-m*m), "sd-discs")
 }

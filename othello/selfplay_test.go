@@ -11,8 +11,7 @@ import (
 // solving, and returns the positions searched (mover, opponent). The test
 // sets and benchmarks draw their positions from it; othello/train plays
 // its games through the engine instead.
-func selfPlayGame(rng *rand.Rand, depth, randomMax int, usePattern bool, s *searcher8) []pos8 {
-	s.usePattern = usePattern
+func selfPlayGame(rng *rand.Rand, depth, randomMax int, s *searcher8) []pos8 {
 	s.exactEmpties = 0
 	pos := pos8{p: bits8(1<<28 | 1<<35), o: bits8(1<<27 | 1<<36)} // black to move
 	nRandom := 8 + rng.IntN(randomMax+1)

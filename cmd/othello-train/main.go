@@ -1,27 +1,29 @@
-// Command othello-train fits the std-mode pattern evaluation of the othello
-// package (othello/pattern8.bin.gz) from self-play games.
+// Command othello-train fits the std engine's evaluation
+// (othello/std/eval.bin.gz) from its own self-play games.
 //
-//	othello-train gen -n 40000 -o /tmp/std.samples       # self-play data
-//	othello-train fit -i /tmp/std.samples -o othello/pattern8.bin.gz
-//	othello-train check -i /tmp/other.samples            # error by empties
+//	othello-train gen -dir /data/std -chunks 400          # self-play data, resumable
+//	othello-train fit -dir /data/std -o othello/std/eval.bin.gz
+//	othello-train check -dir /data/other -model m.gz      # error by empties
+//	othello-train mpc                                     # the ProbCut error model
 //
 // gen plays games from FlipSight's random 12-disc openings (plus a few
-// random moves) with a fixed-depth search, solves them exactly from
+// random moves) with the std engine at a fixed depth, exact from
 // -solve-at empties, and writes every searched position labelled with the
-// final disc difference for its mover. fit runs a least-squares fit of the
-// pattern weights by stochastic gradient descent; it is deterministic for
-// a seed (-seed, default 1; 0 draws one and prints it). gen is
-// deterministic for a seed with -concurrency 1; with more, the games are
-// the same openings but each worker's transposition table carries over
-// between its games and the file order follows timing. Interrupted
-// (SIGINT, SIGTERM), gen keeps the games written and says how many; fit
-// stops without writing a model. check prints
-// a model's error against the final results of a samples file, by empties
-// (exact values below the self-play's -solve-at), to compare models on
-// games neither was fitted on.
+// final disc difference for its mover and the search's own score. The
+// games come in numbered chunk files (-games each): a chunk is written
+// whole or not at all, and a chunk that exists is skipped, so gen can be
+// stopped (SIGINT, SIGTERM) and started again with the same flags to go
+// on. A chunk's games depend only on -seed and its number, so the data is
+// the same at any -concurrency. fit runs a least-squares fit of the
+// weights by stochastic gradient descent, deterministic for a seed
+// (-seed, default 1; 0 draws one and prints it); interrupted, it writes
+// no model. check prints a model's error against the final results of a
+// directory's chunks, by empties (exact values below the self-play's
+// -solve-at), to compare models on games neither was fitted on.
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -29,11 +31,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
-	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/std"
 	"github.com/botarena/gamebot/othello/train"
 )
 
@@ -59,68 +63,79 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	games := fs.Int("n", 10000, "games to play")
-	out := fs.String("o", "", "output file (appended to)")
-	seed := fs.Uint64("seed", 1, "seed of the openings (0: a random seed, printed)")
-	concurrency := fs.Int("concurrency", 2, "games played at once")
+	dir := fs.String("dir", "", "directory of the chunk files (created)")
+	chunks := fs.Int("chunks", 100, "chunks to have in the directory when done")
+	games := fs.Int("games", 200, "games per chunk")
+	seed := fs.Uint64("seed", 1, "seed of the openings")
+	concurrency := fs.Int("concurrency", 2, "chunks played at once")
+	ttBits := fs.Uint("tt-bits", 20, "log2 of each worker's table entries")
 	var opt train.GenOptions
-	fs.IntVar(&opt.Depth, "depth", 4, "midgame search depth")
-	fs.IntVar(&opt.SolveAt, "solve-at", 14, "empties from which play is exact")
-	fs.IntVar(&opt.RandomMax, "random", 4, "up to this many random moves after the opening")
-	fs.BoolVar(&opt.UsePattern, "pattern", false, "play with the embedded pattern model instead of the hand-written evaluation")
+	fs.IntVar(&opt.Depth, "depth", 10, "midgame search depth")
+	fs.IntVar(&opt.Sel, "sel", 1, "midgame selectivity (0 … 5; 5: no ProbCut)")
+	fs.IntVar(&opt.SolveAt, "solve-at", 20, "empties from which play is exact")
+	fs.IntVar(&opt.RandomMax, "random", 6, "up to this many random moves after the opening")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *out == "" || *games < 1 || *concurrency < 1 {
-		return errors.New("gen: -o, -n ≥ 1 and -concurrency ≥ 1 are required")
+	if *dir == "" || *chunks < 1 || *games < 1 || *concurrency < 1 || opt.Depth < 1 || opt.Sel < 0 || opt.Sel > std.SelExact {
+		return errors.New("gen: -dir, -chunks ≥ 1, -games ≥ 1, -concurrency ≥ 1, -depth ≥ 1 and -sel in 0…5 are required")
 	}
-	drawSeed(seed, stderr)
-	f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if *seed == 0 {
+		return errors.New("gen: -seed must be given (a resumed run needs the same seed)")
+	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	model, err := std.Embedded()
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	var mu sync.Mutex
-	var werr error
-	done, samples := 0, 0
+	var next, done, samples atomic.Int64
 	start := time.Now()
-	next := make(chan int)
+	var mu sync.Mutex
+	var firstErr error
 	var wg sync.WaitGroup
 	for range *concurrency {
 		wg.Go(func() {
-			s := train.NewEngine(opt)
-			for g := range next {
-				rng := rand.New(rand.NewPCG(*seed, uint64(g)))
-				batch := train.SelfPlayGame(ctx, rng, opt, s)
-				if ctx.Err() != nil {
-					continue // cut short: SelfPlayGame kept nothing of it
+			s := std.NewSearcher(model, *ttBits)
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= *chunks {
+					return
 				}
-				mu.Lock()
-				if werr == nil && len(batch) > 0 {
-					werr = train.WriteSamples(f, batch)
+				n, err := train.GenChunk(ctx, *dir, i, *games, *seed, opt, s)
+				if err != nil {
+					if ctx.Err() == nil {
+						mu.Lock()
+						firstErr = cmpErr(firstErr, err)
+						mu.Unlock()
+					}
+					return
 				}
-				done++
-				samples += len(batch)
-				if done%500 == 0 {
-					fmt.Fprintf(stderr, "%d games, %d positions, %.0f games/s\n", done, samples, float64(done)/time.Since(start).Seconds())
+				if n > 0 {
+					d := done.Add(1)
+					samples.Add(int64(n))
+					fmt.Fprintf(stderr, "chunk %d: %d positions (%d chunks this run, %.1f games/s)\n", i, n, d, float64(d)*float64(*games)/time.Since(start).Seconds())
 				}
-				mu.Unlock()
 			}
 		})
 	}
-	for g := range *games {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- g
-	}
-	close(next)
 	wg.Wait()
-	fmt.Fprintf(stderr, "done: %d games, %d positions in %s\n", done, samples, time.Since(start).Round(time.Second))
-	if werr == nil && ctx.Err() != nil {
-		return fmt.Errorf("interrupted after %d of %d games: %w", done, *games, ctx.Err())
+	fmt.Fprintf(stderr, "this run: %d chunks, %d positions in %s\n", done.Load(), samples.Load(), time.Since(start).Round(time.Second))
+	if firstErr != nil {
+		return firstErr
 	}
-	return werr
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", ctx.Err())
+	}
+	return nil
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // drawSeed applies the seed rule of every command: 0 draws a seed, which
@@ -132,27 +147,43 @@ func drawSeed(seed *uint64, stderr io.Writer) {
 	}
 }
 
+// readDirs reads the chunks of comma-separated directories, in order.
+func readDirs(dirs string) ([]train.Sample, error) {
+	var all []train.Sample
+	for _, d := range strings.Split(dirs, ",") {
+		s, n, err := train.ReadChunks(d)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("no chunk files in %s", d)
+		}
+		all = append(all, s...)
+	}
+	return all, nil
+}
+
 func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	in := fs.String("i", "", "samples file (from gen)")
+	dirs := fs.String("dir", "", "directories of chunk files (comma-separated)")
 	out := fs.String("o", "", "model file to write")
 	seed := fs.Uint64("seed", 1, "seed of the sample order (0: a random seed, printed)")
 	var opt train.FitOptions
 	fs.IntVar(&opt.Epochs, "epochs", 8, "passes over the data")
 	fs.Float64Var(&opt.Rate, "rate", 0.003, "learning rate")
 	fs.Float64Var(&opt.L2, "l2", 1e-5, "weight decay per update")
-	fs.Float64Var(&opt.ScoreWeight, "score-weight", 0, "weight of the self-play search score in the label (0: game results only)")
-	fs.BoolVar(&opt.Mirror, "mirror", false, "also train on each position's mirror image")
-	fs.Float64Var(&opt.Holdout, "holdout", 0.05, "fraction of samples (the last games) kept out to measure the error")
+	fs.Float64Var(&opt.ScoreWeight, "score-weight", 0.5, "weight of the self-play search score in the label (0: game results only)")
+	fs.BoolVar(&opt.Mirror, "mirror", true, "also train on each position's mirror image")
+	fs.Float64Var(&opt.Holdout, "holdout", 0.03, "fraction of samples (the last chunks) kept out to measure the error")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *in == "" || *out == "" {
-		return errors.New("fit: -i and -o are required")
+	if *dirs == "" || *out == "" {
+		return errors.New("fit: -dir and -o are required")
 	}
 	drawSeed(seed, stderr)
-	samples, err := readSamplesFile(*in)
+	samples, err := readDirs(*dirs)
 	if err != nil {
 		return err
 	}
@@ -160,49 +191,50 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opt.Log = func(ep int, fitted, holdout float64) {
 		fmt.Fprintf(stdout, "epoch %d: rmse %.3f discs (held-out games %.3f)\n", ep+1, fitted, holdout)
 	}
-	w, err := train.FitPatterns(ctx, samples, opt, rand.New(rand.NewPCG(*seed, 0)))
+	w, err := train.Fit(ctx, samples, opt, rand.New(rand.NewPCG(*seed, 0)))
 	if err != nil {
 		return fmt.Errorf("fit interrupted, no model written: %w", err)
 	}
-	o, err := os.Create(*out)
+	m, err := std.NewModel(w)
 	if err != nil {
 		return err
 	}
-	if err := othello.EncodePatternModel(o, w); err != nil {
-		o.Close()
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
 		return err
 	}
-	return o.Close()
+	return os.WriteFile(*out, buf.Bytes(), 0o644)
 }
 
 func check(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	in := fs.String("i", "", "samples file (from gen)")
+	dirs := fs.String("dir", "", "directories of chunk files (comma-separated)")
 	model := fs.String("model", "", "model file (default: the embedded model)")
 	tail := fs.Float64("tail", 1, "fraction of the samples to use, from the end (fit's -holdout takes the same games)")
-	maxE := fs.Int("max-empties", 40, "last empties row to print")
+	maxE := fs.Int("max-empties", 50, "last empties row to print")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *in == "" || !(*tail > 0 && *tail <= 1) {
-		return errors.New("check: -i is required and -tail must be in (0, 1]")
+	if *dirs == "" || !(*tail > 0 && *tail <= 1) {
+		return errors.New("check: -dir is required and -tail must be in (0, 1]")
 	}
-	samples, err := readSamplesFile(*in)
+	samples, err := readDirs(*dirs)
 	if err != nil {
 		return err
 	}
 	samples = samples[len(samples)-int(float64(len(samples))**tail):]
-	var mb []byte
+	m, err := std.Embedded()
 	if *model != "" {
-		if mb, err = os.ReadFile(*model); err != nil {
-			return err
+		var b []byte
+		if b, err = os.ReadFile(*model); err == nil {
+			m, err = std.DecodeModel(b)
 		}
 	}
-	st, err := train.ModelErrors(samples, mb)
 	if err != nil {
 		return err
 	}
+	st := train.ModelErrors(samples, m)
 	fmt.Fprintf(stdout, "%d samples\nempties  positions  rmse(discs)\n", len(samples))
 	for e, s := range st[:min(max(*maxE, 0), 60)+1] {
 		if s.N > 0 {
@@ -210,13 +242,4 @@ func check(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-func readSamplesFile(name string) ([]train.Sample, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return train.ReadSamples(f)
 }

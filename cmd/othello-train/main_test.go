@@ -3,34 +3,28 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/botarena/gamebot/othello/train"
 )
 
-func TestGenThenFit(t *testing.T) {
+func TestGenFitCheck(t *testing.T) {
 	dir := t.TempDir()
-	samples := filepath.Join(dir, "s")
 	model := filepath.Join(dir, "m.gz")
 	var out, errs bytes.Buffer
-	if err := run(context.Background(), []string{"gen", "-n", "6", "-depth", "1", "-solve-at", "8", "-o", samples}, &out, &errs); err != nil {
+	gen := []string{"gen", "-dir", dir, "-chunks", "2", "-games", "3", "-depth", "1", "-solve-at", "8", "-tt-bits", "12", "-seed", "5"}
+	if err := run(context.Background(), gen, &out, &errs); err != nil {
 		t.Fatalf("gen: %v\n%s", err, errs.String())
 	}
-	f, err := os.Open(samples)
-	if err != nil {
-		t.Fatal(err)
+	if strings.Count(errs.String(), "chunk ") != 2 {
+		t.Fatalf("gen did not report two chunks:\n%s", errs.String())
 	}
-	s, err := train.ReadSamples(f)
-	f.Close()
-	if err != nil || len(s) < 6*20 {
-		t.Fatalf("gen wrote %d samples (%v)", len(s), err)
+	errs.Reset()
+	if err := run(context.Background(), gen, &out, &errs); err != nil || strings.Contains(errs.String(), "chunk ") {
+		t.Fatalf("a finished gen played again (%v):\n%s", err, errs.String())
 	}
-	if err := run(context.Background(), []string{"fit", "-i", samples, "-o", model, "-epochs", "2", "-score-weight", "0.5", "-mirror"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"fit", "-dir", dir, "-o", model, "-epochs", "2"}, &out, &errs); err != nil {
 		t.Fatalf("fit: %v", err)
 	}
 	if !strings.Contains(out.String(), "epoch 2:") {
@@ -40,51 +34,32 @@ func TestGenThenFit(t *testing.T) {
 		t.Fatalf("no model written (%v)", err)
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"check", "-i", samples, "-model", model, "-tail", "0.5"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"check", "-dir", dir, "-model", model, "-tail", "0.5"}, &out, &errs); err != nil {
 		t.Fatalf("check: %v", err)
 	}
-	// A header and one row per empties count up to 40 (games of 6 × ~25 own
-	// searched positions cover most of them).
-	if !strings.Contains(out.String(), "rmse(discs)") || strings.Count(out.String(), "\n") < 20 {
+	if !strings.Contains(out.String(), "rmse(discs)") || strings.Count(out.String(), "\n") < 10 {
 		t.Fatalf("check printed no error table:\n%s", out.String())
+	}
+}
+
+func TestMPCFit(t *testing.T) {
+	var out, errs bytes.Buffer
+	if err := run(context.Background(), []string{"mpc", "-n", "24", "-depth", "5", "-solve-at", "12", "-min-empties", "8", "-max-empties", "40"}, &out, &errs); err != nil {
+		t.Fatalf("mpc: %v\n%s", err, errs.String())
+	}
+	if !strings.Contains(out.String(), "fit: ErrorModel{") {
+		t.Fatalf("mpc printed no fit:\n%s", out.String())
 	}
 }
 
 func TestBadArguments(t *testing.T) {
 	for _, args := range [][]string{
-		nil, {"train"}, {"gen"}, {"gen", "-o", "/tmp/x", "-concurrency", "0"}, {"gen", "-o", "/tmp/x", "-games", "3"},
-		{"fit"}, {"fit", "-i", "/nonexistent", "-o", "/tmp/x"}, {"check"}, {"check", "-i", "/nonexistent"}, {"check", "-i", "/dev/null", "-tail", "0"},
+		nil, {"train"}, {"gen"}, {"gen", "-dir", "/tmp/x", "-concurrency", "0"}, {"gen", "-dir", "/tmp/x", "-seed", "0"}, {"gen", "-dir", "/tmp/x", "-sel", "9"},
+		{"fit"}, {"fit", "-dir", "/nonexistent", "-o", "/tmp/x"}, {"check"}, {"check", "-dir", "/nonexistent"}, {"check", "-dir", "/tmp", "-tail", "0"},
+		{"mpc", "-depth", "2"}, {"mpc", "-min-empties", "30", "-max-empties", "20"},
 	} {
 		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)
 		}
-	}
-}
-
-// Interrupted, gen says how many games it kept and returns the
-// cancellation, fit writes no model; -seed 0 prints the seed it drew.
-func TestInterrupted(t *testing.T) {
-	dir := t.TempDir()
-	samples, model := filepath.Join(dir, "s"), filepath.Join(dir, "m.gz")
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	var out, errs bytes.Buffer
-	err := run(ctx, []string{"gen", "-n", "4", "-depth", "1", "-seed", "0", "-o", samples}, &out, &errs)
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted after 0 of 4 games") {
-		t.Errorf("gen: %v", err)
-	}
-	if !regexp.MustCompile(`^othello-train: seed [1-9]\d*\n`).MatchString(errs.String()) {
-		t.Errorf("gen stderr %q, want the drawn seed first", errs.String())
-	}
-	// fit on a real (small) samples file, interrupted.
-	if err := run(t.Context(), []string{"gen", "-n", "1", "-depth", "1", "-solve-at", "8", "-o", samples}, &out, &errs); err != nil {
-		t.Fatal(err)
-	}
-	err = run(ctx, []string{"fit", "-i", samples, "-o", model, "-epochs", "3"}, &out, &errs)
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("fit: %v", err)
-	}
-	if _, err := os.Stat(model); err == nil {
-		t.Error("an interrupted fit wrote a model")
 	}
 }

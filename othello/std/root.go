@@ -76,7 +76,9 @@ func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []
 	}
 	sortRoots()
 	res := Result{Move: roots[0].sq, Sel: lim.Sel}
-	if len(roots) == 1 {
+	if len(roots) == 1 && (lim.Soft > 0 || !lim.Deadline.IsZero()) {
+		// On the clock, a forced move is played at once; at a fixed depth
+		// (tests, self-play) it is searched for its score.
 		s.sel = lim.Sel
 		s.child(0, roots[0].sq, roots[0].f, white)
 		res.Score = -s.search(roots[0].cp, roots[0].co, 1, !white, -64, 64, 0)

@@ -1,136 +1,227 @@
-// Package train fits the std-mode pattern evaluation of the othello
-// engine, driven by cmd/othello-train: self-play games from FlipSight's
-// random 12-disc openings produce positions labelled with the game's final
-// disc difference (sample files in a fixed record format), and a linear
-// least-squares fit by stochastic gradient descent turns them into pattern
-// weights. The engine itself only reads the fitted model.
+// Package train fits the std engine's pattern evaluation (othello/std),
+// driven by cmd/othello-train. Self-play games of the std engine, from
+// FlipSight's random 12-disc openings, give positions labelled with the
+// game's final disc difference (exact play from SolveAt empties) and the
+// engine's own search score; they are written in numbered chunk files so
+// that a long generation can be stopped and resumed. A least-squares fit
+// by stochastic gradient descent turns them into weights.
 package train
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"math/rand/v2"
-	"slices"
+	"os"
+	"path/filepath"
+	"sort"
 
-	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/std"
 )
 
-// Sample is one labelled position: mover P, opponent O (a1 = bit 0),
-// the mover's moves minus the opponent's, the final disc difference for
-// the mover under the play that followed (exact from SolveAt empties), and
-// the self-play search's own score of the position (discs, mover).
+// Sample is one labelled position: mover P, opponent O (a1 = bit 0), the
+// final disc difference for the mover under the play that followed (exact
+// from the generation's SolveAt), and the self-play search's score of the
+// position (discs, mover; exact when Exact).
 type Sample struct {
 	P, O    uint64
 	Empties int8
-	Mob     int8
-	Target  int8
+	Final   int8
 	Score   int8
+	Exact   bool
 }
 
-const trainRecord = 20
+const (
+	record      = 20
+	chunkMagic  = "OTSMP2\r\n"
+	chunkPrefix = "chunk-"
+	chunkSuffix = ".samples"
+)
 
-// WriteSamples appends samples in a fixed 20-byte little-endian record.
+// WriteSamples writes a chunk: a magic header, then one 20-byte
+// little-endian record per sample.
 func WriteSamples(w io.Writer, s []Sample) error {
-	buf := make([]byte, 0, len(s)*trainRecord)
+	buf := make([]byte, 0, len(chunkMagic)+len(s)*record)
+	buf = append(buf, chunkMagic...)
 	for _, x := range s {
 		buf = binary.LittleEndian.AppendUint64(buf, x.P)
 		buf = binary.LittleEndian.AppendUint64(buf, x.O)
-		buf = append(buf, byte(x.Empties), byte(x.Mob), byte(x.Target), byte(x.Score))
+		var fl byte
+		if x.Exact {
+			fl = 1
+		}
+		buf = append(buf, byte(x.Empties), byte(x.Final), byte(x.Score), fl)
 	}
 	_, err := w.Write(buf)
 	return err
 }
 
-// ReadSamples reads every record written by WriteSamples.
+// ReadSamples reads a chunk written by WriteSamples.
 func ReadSamples(r io.Reader) ([]Sample, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(b)%trainRecord != 0 {
+	if len(b) < len(chunkMagic) || string(b[:len(chunkMagic)]) != chunkMagic {
+		return nil, errors.New("training data: not a samples chunk")
+	}
+	b = b[len(chunkMagic):]
+	if len(b)%record != 0 {
 		return nil, errors.New("training data: truncated record")
 	}
-	out := make([]Sample, 0, len(b)/trainRecord)
-	for i := 0; i < len(b); i += trainRecord {
-		out = append(out, Sample{
+	out := make([]Sample, 0, len(b)/record)
+	for i := 0; i < len(b); i += record {
+		x := Sample{
 			P: binary.LittleEndian.Uint64(b[i:]), O: binary.LittleEndian.Uint64(b[i+8:]),
-			Empties: int8(b[i+16]), Mob: int8(b[i+17]), Target: int8(b[i+18]), Score: int8(b[i+19]),
-		})
+			Empties: int8(b[i+16]), Final: int8(b[i+17]), Score: int8(b[i+18]), Exact: b[i+19]&1 != 0,
+		}
+		if x.P&x.O != 0 || int(x.Empties) != 64-bits.OnesCount64(x.P|x.O) {
+			return nil, fmt.Errorf("training data: record %d is not a position", i/record)
+		}
+		out = append(out, x)
 	}
 	return out, nil
 }
 
-// GenOptions control self-play data generation.
+// GenOptions control self-play.
 type GenOptions struct {
-	Depth      int // midgame search depth
-	SolveAt    int // empties from which play is perfect (exact solve)
-	RandomMax  int // extra random moves after the 8-move opening: 0..RandomMax
-	UsePattern bool
+	Depth     int // midgame search depth
+	Sel       int // midgame selectivity (std.SelExact: no ProbCut)
+	SolveAt   int // empties from which play is exact
+	RandomMax int // extra random moves after the 8-move opening: 0..RandomMax
 }
 
-// NewEngine returns an engine that plays self-play games as opt asks: a
-// fixed depth, exact from SolveAt empties, the hand-written evaluation
-// unless UsePattern. One engine per worker (it keeps a table).
-func NewEngine(opt GenOptions) *othello.Engine {
-	return othello.NewEngine(othello.EngineOptions{TTBits: 18, Pool: 1, MaxDepth: max(opt.Depth, 1), SolveAt: max(opt.SolveAt, 1), HandWritten: !opt.UsePattern})
-}
-
-// SelfPlayGame plays one std game from a random FlipSight opening (8
-// random moves, then 0..RandomMax more) with eng (see NewEngine) and
-// returns its labelled positions, from the first searched one on.
-func SelfPlayGame(ctx context.Context, rng *rand.Rand, opt GenOptions, eng *othello.Engine) []Sample {
-	st := othello.NewState(othello.Std)
+// Game plays one game from a random FlipSight opening (8 random moves,
+// then 0..RandomMax more) with s, the table cleared first so that a game
+// depends only on rng, and returns its labelled positions from the first
+// searched one on (nil when ctx ends it).
+func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) []Sample {
+	s.Clear()
+	p, o, white := uint64(1<<28|1<<35), uint64(1<<27|1<<36), false
 	nRandom := 8 + rng.IntN(opt.RandomMax+1)
 	type rec struct {
 		p, o  uint64
 		black bool
-		mob   int
 		score int
+		exact bool
 	}
 	var recs []rec
-	for ply := 0; !st.Over(); ply++ {
-		legal := st.LegalMoves()
-		if len(legal) == 0 {
-			_ = st.Play(othello.Pass)
+	for ply := 0; ; ply++ {
+		m := std.Moves(p, o)
+		if m == 0 {
+			if std.Moves(o, p) == 0 {
+				break
+			}
+			p, o, white = o, p, !white
 			continue
 		}
-		if ply < nRandom {
-			_ = st.Play(legal[rng.IntN(len(legal))])
-			continue
+		var moves []int
+		for mm := m; mm != 0; mm &= mm - 1 {
+			moves = append(moves, bits.TrailingZeros64(mm))
 		}
-		p, o := st.Bitboards()
-		opp := st.Clone()
-		opp.Turn = 3 - opp.Turn
-		d := eng.Choose(ctx, &othello.Position{State: st, Legal: legal, RemainingMs: math.MaxInt32, BudgetMs: math.MaxInt32, MatchID: -1})
-		if ctx.Err() != nil {
-			return nil
+		sq := moves[rng.IntN(len(moves))]
+		if ply >= nRandom {
+			empties := 64 - bits.OnesCount64(p|o)
+			lim := std.Limits{MaxDepth: opt.Depth, Sel: opt.Sel}
+			if empties <= opt.SolveAt {
+				lim.MaxDepth = 64
+			}
+			r := s.Search(ctx, p, o, white, moves, lim)
+			if ctx.Err() != nil {
+				return nil
+			}
+			sq = r.Move
+			recs = append(recs, rec{p, o, !white, r.Score, r.Exact})
 		}
-		recs = append(recs, rec{p, o, st.Turn == othello.Black, len(legal) - len(opp.LegalMoves()), max(-64, min(64, int(d.Score)))})
-		_ = st.Play(d.Move)
+		f := std.Flips(sq, p, o)
+		p, o, white = o&^f, p|f|1<<uint(sq), !white
 	}
-	b, w := st.Discs()
-	final := b - w // for black
+	finalBlack := bits.OnesCount64(p) - bits.OnesCount64(o)
+	if white {
+		finalBlack = -finalBlack
+	}
 	out := make([]Sample, 0, len(recs))
 	for _, r := range recs {
-		t := final
+		t := finalBlack
 		if !r.black {
 			t = -t
 		}
-		e := 64 - bits(r.p) - bits(r.o)
-		out = append(out, Sample{P: r.p, O: r.o, Empties: int8(e), Mob: int8(r.mob), Target: int8(t), Score: int8(r.score)})
+		out = append(out, Sample{P: r.p, O: r.o, Empties: int8(64 - bits.OnesCount64(r.p|r.o)), Final: int8(t), Score: int8(r.score), Exact: r.exact})
 	}
 	return out
 }
 
-func bits(b uint64) int {
-	n := 0
-	for ; b != 0; b &= b - 1 {
-		n++
+// ChunkName is the file of chunk i in dir.
+func ChunkName(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("%s%06d%s", chunkPrefix, i, chunkSuffix))
+}
+
+// GenChunk plays the games of chunk i (games × Game, seeded by seed and
+// i) and writes them to ChunkName(dir, i) through a temporary file, so
+// that a chunk file is either complete or absent. It does nothing when
+// the chunk exists: a stopped generation resumes where it stopped.
+func GenChunk(ctx context.Context, dir string, i, games int, seed uint64, opt GenOptions, s *std.Searcher) (n int, err error) {
+	name := ChunkName(dir, i)
+	if _, err := os.Stat(name); err == nil {
+		return 0, nil
 	}
-	return n
+	var all []Sample
+	for g := range games {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)*1_000_003+uint64(g)))
+		batch := Game(ctx, rng, opt, s)
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		all = append(all, batch...)
+	}
+	tmp, err := os.CreateTemp(dir, ".chunk-*")
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriter(tmp)
+	err = WriteSamples(w, all)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return 0, err
+	}
+	return len(all), nil
+}
+
+// ReadChunks reads every chunk file in dir, in chunk order.
+func ReadChunks(dir string) ([]Sample, int, error) {
+	names, err := filepath.Glob(filepath.Join(dir, chunkPrefix+"*"+chunkSuffix))
+	if err != nil {
+		return nil, 0, err
+	}
+	sort.Strings(names)
+	var all []Sample
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			return nil, 0, err
+		}
+		s, err := ReadSamples(bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", n, err)
+		}
+		all = append(all, s...)
+	}
+	return all, len(names), nil
 }
 
 // FitOptions control the least-squares fit.
@@ -139,27 +230,39 @@ type FitOptions struct {
 	Rate   float64 // learning rate of the pattern weights
 	L2     float64 // weight decay per update
 	// ScoreWeight blends the self-play search score into the label:
-	// label = (1−ScoreWeight)·result + ScoreWeight·score. The score is less
+	// label = (1−ScoreWeight)·final + ScoreWeight·score (the exact score
+	// alone where the search solved the position). The score is less
 	// noisy than one game's result; the result is the ground truth.
 	ScoreWeight float64
 	// Holdout is the fraction of samples, taken from the end (the last
-	// games), kept out of the fit to measure the error on unseen games.
+	// chunks), kept out of the fit to measure the error on unseen games.
 	Holdout float64
-	// Mirror also trains on each position's mirror image. Rotations are
-	// covered by reading every pattern in every rotation; the mirror
-	// image makes the fit see the reflected configurations too, so each
-	// position informs twice as many table entries.
+	// Mirror also trains on each position's mirror image, so that each
+	// position informs the reflected configurations too.
 	Mirror bool
 	Log    func(epoch int, train, holdout float64)
 }
 
-// FitPatterns fits the pattern weights (disc units) to the samples and
-// returns them in score units, ready for othello.EncodePatternModel. It
-// stops with ctx's error when ctx is done.
-func FitPatterns(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) ([]int16, error) {
-	stageLen := othello.PatternStageLen()
-	bias, mob := othello.PatternScalars()
-	w := make([]float32, othello.PatternStages*stageLen)
+func (o *FitOptions) label(x *Sample) float32 {
+	if x.Exact {
+		return float32(x.Score)
+	}
+	sw := float32(o.ScoreWeight)
+	return (1-sw)*float32(x.Final) + sw*float32(x.Score)
+}
+
+// mirror reflects a bitboard top to bottom.
+func mirror(b uint64) uint64 { return bits.ReverseBytes64(b) }
+
+// Fit fits the evaluation's weights (disc units) to the samples and
+// returns them in std.EvalScale units, ready for std.NewModel. A position
+// trains its own stage and, at half strength, the two neighbouring stages
+// of the same parity, so that stages with few positions borrow from their
+// neighbours. It stops with ctx's error when ctx is done.
+func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) ([]int16, error) {
+	n := std.StageLen
+	tables := n - std.NumScalars
+	w := make([]float32, std.NumStages*n)
 	nHold := int(float64(len(samples)) * min(max(opt.Holdout, 0), 0.5))
 	held := samples[len(samples)-nHold:]
 	samples = samples[:len(samples)-nHold]
@@ -167,26 +270,31 @@ func FitPatterns(ctx context.Context, samples []Sample, opt FitOptions, rng *ran
 	for i := range order {
 		order[i] = int32(i)
 	}
-	var idx [othello.PatternInstances]int32
-	sw := float32(opt.ScoreWeight)
-	label := func(x *Sample) float32 { return (1-sw)*float32(x.Target) + sw*float32(x.Score) }
+	var idx [std.NumInstances]int32
+	var sc [std.NumScalars]int32
 	decay := float32(1 - opt.L2)
+	scalarRate := [std.NumScalars]float32{0.1, 0.01, 0.002, 0.002}
 	for ep := range opt.Epochs {
 		// Linear decay of the rate to a tenth over the epochs: large steps
 		// first, then averaging out the label noise.
 		lr := float32(opt.Rate * (1 - 0.9*float64(ep)/float64(max(opt.Epochs-1, 1))))
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var se float64
-		for n, k := range order {
-			if n%4096 == 0 && ctx.Err() != nil {
+		for k, i := range order {
+			if k%4096 == 0 && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			x := &samples[k]
-			// Each position also trains the stages of positions two
-			// empties away, so neighbouring stages share data.
+			x := &samples[i]
+			y := opt.label(x)
 			e := int(x.Empties)
-			st := othello.PatternStage(e)
-			sts := [3]int{st, othello.PatternStage(e + 2), othello.PatternStage(e - 2)}
+			own := std.StageOf(e)
+			stages := [3]int{own, -1, -1}
+			if e+4 <= 60 {
+				stages[1] = std.StageOf(e + 4)
+			}
+			if e-4 >= 0 {
+				stages[2] = std.StageOf(e - 4)
+			}
 			images := 1
 			if opt.Mirror {
 				images = 2
@@ -194,24 +302,28 @@ func FitPatterns(ctx context.Context, samples []Sample, opt FitOptions, rng *ran
 			for im := range images {
 				p, o := x.P, x.O
 				if im == 1 {
-					p, o = othello.MirrorImage(p), othello.MirrorImage(o)
+					p, o = mirror(p), mirror(o)
 				}
-				othello.PatternIndices(p, o, &idx)
-				for j, s := range sts {
-					if slices.Contains(sts[:j], s) {
+				std.Inputs(p, o, false, &idx, &sc)
+				for j, s := range stages {
+					if s < 0 {
 						continue
 					}
-					ws := w[s*stageLen:][:stageLen]
-					d := stagePredict(ws, &idx, x.Mob) - label(x)
-					if s == st && im == 0 {
+					ws := w[s*n:][:n]
+					d := predict(ws, tables, &idx, &sc) - y
+					if j == 0 && im == 0 {
 						se += float64(d * d)
 					}
 					g := lr * d
+					if j > 0 {
+						g /= 2
+					}
 					for _, i := range idx {
 						ws[i] = ws[i]*decay - g
 					}
-					ws[bias] -= g * 0.1
-					ws[mob] -= g * 0.01 * float32(x.Mob)
+					for s, v := range sc {
+						ws[tables+s] -= g * scalarRate[s] * float32(v)
+					}
 				}
 			}
 		}
@@ -219,59 +331,49 @@ func FitPatterns(ctx context.Context, samples []Sample, opt FitOptions, rng *ran
 			var he float64
 			for k := range held {
 				x := &held[k]
-				d := float64(patPredict(w, x, &idx)) - float64(x.Target)
-				he += d * d
+				std.Inputs(x.P, x.O, false, &idx, &sc)
+				d := predict(w[std.StageOf(int(x.Empties))*n:][:n], tables, &idx, &sc) - float32(x.Final)
+				he += float64(d * d)
 			}
 			opt.Log(ep, math.Sqrt(se/float64(max(len(samples), 1))), math.Sqrt(he/float64(max(len(held), 1))))
 		}
 	}
 	out := make([]int16, len(w))
 	for i, v := range w {
-		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*othello.DiscScale))))
+		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*std.EvalScale))))
 	}
 	return out, nil
 }
 
-// patPredict is the float model's prediction for a sample (disc units).
-func patPredict(w []float32, x *Sample, idx *[othello.PatternInstances]int32) float32 {
-	othello.PatternIndices(x.P, x.O, idx)
-	n := othello.PatternStageLen()
-	return stagePredict(w[othello.PatternStage(int(x.Empties))*n:][:n], idx, x.Mob)
-}
-
-// stagePredict sums one stage's weights ws over the instance indices idx.
-func stagePredict(ws []float32, idx *[othello.PatternInstances]int32, mob int8) float32 {
-	bias, mobW := othello.PatternScalars()
-	pred := ws[bias] + float32(mob)*ws[mobW]
+func predict(ws []float32, tables int, idx *[std.NumInstances]int32, sc *[std.NumScalars]int32) float32 {
+	var v float32
 	for _, i := range idx {
-		pred += ws[i]
+		v += ws[i]
 	}
-	return pred
+	for s, x := range sc {
+		v += ws[tables+s] * float32(x)
+	}
+	return v
 }
 
 // ErrStat is a model's error on the samples with one number of empties.
 type ErrStat struct {
 	N    int
-	RMSE float64 // discs, against the samples' final results
+	RMSE float64 // discs
 }
 
-// ModelErrors measures a pattern model (the bytes of a model file, or the
-// embedded model when nil) against the samples' final results, by empties.
-// Below the self-play's solve-at empties the results are exact values, so
+// ModelErrors measures a model against the samples' final results by
+// empties. Below the generation's SolveAt the results are exact values, so
 // those rows are the evaluation's error against perfect play.
-func ModelErrors(samples []Sample, model []byte) ([61]ErrStat, error) {
+func ModelErrors(samples []Sample, m *std.Model) [61]ErrStat {
 	var out [61]ErrStat
-	m, err := othello.DecodePatternModel(model)
-	if err != nil {
-		return out, err
-	}
 	var se [61]float64
 	for _, x := range samples {
 		e := int(x.Empties)
 		if e < 0 || e > 60 {
 			continue
 		}
-		d := m.Eval(x.P, x.O, e, int(x.Mob)) - float64(x.Target)
+		d := m.Eval(x.P, x.O, false) - float64(x.Final)
 		se[e] += d * d
 		out[e].N++
 	}
@@ -280,5 +382,5 @@ func ModelErrors(samples []Sample, model []byte) ([61]ErrStat, error) {
 			out[e].RMSE = math.Sqrt(se[e] / float64(out[e].N))
 		}
 	}
-	return out, nil
+	return out
 }

@@ -5,55 +5,47 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
-	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/std"
 )
 
-func TestSelfPlayAndFit(t *testing.T) {
-	s := NewEngine(GenOptions{Depth: 1, SolveAt: 8})
-	rng := rand.New(rand.NewPCG(9, 9))
+func testSearcher(t *testing.T) *std.Searcher {
+	m, err := std.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return std.NewSearcher(m, 14)
+}
+
+func quickGames(t *testing.T, n int, seed uint64) []Sample {
+	s := testSearcher(t)
 	var all []Sample
-	for range 30 {
-		g := SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)
+	opt := GenOptions{Depth: 1, Sel: std.SelExact, SolveAt: 8, RandomMax: 2}
+	for i := range n {
+		g := Game(context.Background(), rand.New(rand.NewPCG(seed, uint64(i))), opt, s)
 		if len(g) == 0 {
 			t.Fatal("a game gave no positions")
 		}
 		// Every position of one game has the same result up to the mover's
-		// sign, and at least as many discs as the result says.
+		// sign; positions the search solved carry the exact score, which
+		// perfect play from there on makes the final result.
 		for _, x := range g {
 			if x.P&x.O != 0 || x.Empties < 0 || x.Empties > 52 {
 				t.Fatalf("bad sample %+v", x)
 			}
-			if abs8(x.Target) != abs8(g[0].Target) {
-				t.Fatalf("targets of one game differ: %d vs %d", x.Target, g[0].Target)
+			if abs8(x.Final) != abs8(g[0].Final) {
+				t.Fatalf("results of one game differ: %d vs %d", x.Final, g[0].Final)
+			}
+			if x.Exact != (x.Empties <= 8) || x.Exact && x.Score != x.Final {
+				t.Fatalf("exact sample %+v", x)
 			}
 		}
 		all = append(all, g...)
 	}
-	var buf bytes.Buffer
-	if err := WriteSamples(&buf, all); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadSamples(&buf)
-	if err != nil || !slices.Equal(back, all) {
-		t.Fatalf("samples changed in the round trip (%v)", err)
-	}
-	if _, err := ReadSamples(bytes.NewReader(make([]byte, 7))); err == nil {
-		t.Fatal("a truncated record was read")
-	}
-	// The fit must explain the data better than predicting 0.
-	var zero float64
-	for _, x := range all {
-		zero += float64(x.Target) * float64(x.Target)
-	}
-	zero = math.Sqrt(zero / float64(len(all)))
-	var last float64
-	w, _ := FitPatterns(context.Background(), all, FitOptions{Epochs: 5, Rate: 0.003, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
-	if !(last < zero) || len(w) != othello.PatternStages*othello.PatternStageLen() {
-		t.Fatalf("fit rmse %.2f, zero model %.2f", last, zero)
-	}
+	return all
 }
 
 func abs8(v int8) int8 {
@@ -63,77 +55,102 @@ func abs8(v int8) int8 {
 	return v
 }
 
-// TestFitMirror: with Mirror the fit sees each position's mirror image as
-// well, so the model scores a position and its mirror image alike, which a
-// fit on the positions alone does not.
-func TestFitMirror(t *testing.T) {
-	all := quickSamples(20, 5)
-	asym := func(mirror bool) float64 {
-		w, _ := FitPatterns(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, Mirror: mirror}, rand.New(rand.NewPCG(1, 1)))
-		var buf bytes.Buffer
-		if err := othello.EncodePatternModel(&buf, w); err != nil {
-			t.Fatal(err)
-		}
-		m, err := othello.DecodePatternModel(buf.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d float64
-		for _, x := range all {
-			a := m.Eval(x.P, x.O, int(x.Empties), int(x.Mob))
-			b := m.Eval(othello.MirrorImage(x.P), othello.MirrorImage(x.O), int(x.Empties), int(x.Mob))
-			d += math.Abs(a - b)
-		}
-		return d / float64(len(all))
-	}
-	plain, mirrored := asym(false), asym(true)
-	if !(mirrored < plain/2) {
-		t.Fatalf("mean |eval − eval of the mirror image|: %.2f discs with Mirror, %.2f without", mirrored, plain)
-	}
-	t.Logf("mean |eval − eval of the mirror image|: %.2f discs with Mirror, %.2f without", mirrored, plain)
-}
-
-// TestModelErrors: a model of zero weights predicts 0, so its error at each
-// number of empties is the root mean square of the results there; a broken
-// model file is an error.
-func TestModelErrors(t *testing.T) {
-	all := quickSamples(5, 3)
+func TestSamplesRoundTrip(t *testing.T) {
+	all := quickGames(t, 5, 1)
 	var buf bytes.Buffer
-	if err := othello.EncodePatternModel(&buf, make([]int16, othello.PatternStages*othello.PatternStageLen())); err != nil {
+	if err := WriteSamples(&buf, all); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ModelErrors(all, buf.Bytes())
+	back, err := ReadSamples(bytes.NewReader(buf.Bytes()))
+	if err != nil || !slices.Equal(back, all) {
+		t.Fatalf("samples changed in the round trip (%v)", err)
+	}
+	for _, bad := range [][]byte{buf.Bytes()[:buf.Len()-3], make([]byte, 28), append([]byte(chunkMagic), make([]byte, 16)...)} {
+		if _, err := ReadSamples(bytes.NewReader(bad)); err == nil {
+			t.Errorf("%d bad bytes were read", len(bad))
+		}
+	}
+}
+
+// TestChunksResume: a chunk is the same whoever writes it, an existing
+// chunk is skipped, and an interrupted chunk leaves no file behind.
+func TestChunksResume(t *testing.T) {
+	dir := t.TempDir()
+	opt := GenOptions{Depth: 1, Sel: std.SelExact, SolveAt: 6}
+	s := testSearcher(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := GenChunk(ctx, dir, 0, 3, 7, opt, s); err == nil {
+		t.Fatal("a cancelled chunk succeeded")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("an interrupted chunk left %d files", len(ents))
+	}
+	n, err := GenChunk(context.Background(), dir, 0, 3, 7, opt, s)
+	if err != nil || n == 0 {
+		t.Fatalf("chunk 0: %d, %v", n, err)
+	}
+	first, _ := os.ReadFile(ChunkName(dir, 0))
+	if n, err := GenChunk(context.Background(), dir, 0, 3, 7, opt, s); n != 0 || err != nil {
+		t.Fatalf("an existing chunk was played again: %d, %v", n, err)
+	}
+	other := t.TempDir()
+	if _, err := GenChunk(context.Background(), other, 0, 3, 7, opt, testSearcher(t)); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(ChunkName(other, 0)); !bytes.Equal(first, again) {
+		t.Fatal("the same chunk differs between two runs")
+	}
+	if _, err := GenChunk(context.Background(), dir, 1, 2, 7, opt, s); err != nil {
+		t.Fatal(err)
+	}
+	all, files, err := ReadChunks(dir)
+	if err != nil || files != 2 || len(all) < n {
+		t.Fatalf("ReadChunks: %d samples in %d files, %v", len(all), files, err)
+	}
+}
+
+// TestFitLearns: the fit explains the data better than predicting 0, and
+// its weights make a valid model.
+func TestFitLearns(t *testing.T) {
+	all := quickGames(t, 30, 2)
+	var zero float64
+	for _, x := range all {
+		zero += float64(x.Final) * float64(x.Final)
+	}
+	zero = math.Sqrt(zero / float64(len(all)))
+	var last float64
+	w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil || !(last < zero) {
+		t.Fatalf("fit rmse %.2f, zero model %.2f (%v)", last, zero, err)
+	}
+	if _, err := std.NewModel(w); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Fit(ctx, all, FitOptions{Epochs: 1, Rate: 0.003}, rand.New(rand.NewPCG(1, 1))); err == nil {
+		t.Fatal("a cancelled fit succeeded")
+	}
+}
+
+// TestModelErrorsExact: a model is scored against the final results, row
+// by row.
+func TestModelErrorsExact(t *testing.T) {
+	all := quickGames(t, 5, 3)
+	m, err := std.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sq [61]float64
-	var n [61]int
-	for _, x := range all {
-		sq[x.Empties] += float64(x.Target) * float64(x.Target)
-		n[x.Empties]++
-	}
-	for e := range got {
-		want := 0.0
-		if n[e] > 0 {
-			want = math.Sqrt(sq[e] / float64(n[e]))
-		}
-		if got[e].N != n[e] || math.Abs(got[e].RMSE-want) > 1e-9 {
-			t.Fatalf("empties %d: got %d samples, rmse %.3f; want %d, %.3f", e, got[e].N, got[e].RMSE, n[e], want)
+	st := ModelErrors(all, m)
+	n := 0
+	for _, s := range st {
+		n += s.N
+		if s.N > 0 && !(s.RMSE >= 0) {
+			t.Fatalf("rmse %v", s.RMSE)
 		}
 	}
-	if _, err := ModelErrors(all, []byte("not a model")); err == nil {
-		t.Fatal("a broken model file was accepted")
+	if n != len(all) {
+		t.Fatalf("%d samples scored of %d", n, len(all))
 	}
-}
-
-// quickSamples plays that many fast self-play games (depth 1, exact from 8
-// empties) from seed and returns their samples.
-func quickSamples(games int, seed uint64) []Sample {
-	s := NewEngine(GenOptions{Depth: 1, SolveAt: 8})
-	rng := rand.New(rand.NewPCG(seed, seed))
-	var all []Sample
-	for range games {
-		all = append(all, SelfPlayGame(context.Background(), rng, GenOptions{Depth: 1, SolveAt: 8, RandomMax: 2}, s)...)
-	}
-	return all
 }
