@@ -41,15 +41,15 @@ type searcher8 struct {
 	mode         Mode
 	ready        bool
 	exactEmpties int // the root tries an exact solve from this many empties
-	sqv           [numSq8]int
-	quadrant      [numSq8]int
-	nbr           [numSq8]bits8 // the squares around each square
-	quadrants     [4]bits8
-	lines         [4][]bits8 // the board's lines per direction (rows, columns, diagonals)
-	lineOf        [4][numSq8]int
-	edge          [4]bits8 // squares with an edge or blocked square on that line direction
-	anchors       []anchor8
-	anchorMask    bits8 // the anchors' squares
+	sqv          [numSq8]int
+	quadrant     [numSq8]int
+	nbr          [numSq8]bits8 // the squares around each square
+	quadrants    [4]bits8
+	lines        [4][]bits8 // the board's lines per direction (rows, columns, diagonals)
+	lineOf       [4][numSq8]int
+	edge         [4]bits8 // squares with an edge or blocked square on that line direction
+	anchors      []anchor8
+	anchorMask   bits8 // the anchors' squares
 }
 
 // anchor8 is a square that cannot be flipped once taken, with its
