@@ -43,6 +43,9 @@ type tally struct {
 	used                         [2]time.Duration
 	moves                        [2]int
 	scores                       []float64 // A's score per match: 1 win, 0.5 draw, 0 loss
+	margins                      []float64 // A's discs minus B's per match
+	verdict                      stats.Verdict
+	llr                          float64
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -63,6 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bNBoard := fs.Bool("b-nboard", false, "engine B speaks NBoard (std only), e.g. NTest: -b 'ntest x' -b-nboard")
 	nbDepth := fs.Int("nboard-depth", 0, "NBoard engine B: set depth N (0: engine default)")
 	nbDir := fs.String("nboard-dir", "", "NBoard engine B: working directory (where it finds its data)")
+	sprtFlag := fs.String("sprt", "", "stop early on a sequential test of A−B Elo: \"elo0,elo1\" (α = β = 0.05), e.g. \"0,30\"")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -78,6 +82,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *seed == 0 {
 		*seed = rand.Uint64N(1_000_000_000) + 1
 		fmt.Fprintf(stderr, "othello-match: seed %d\n", *seed)
+	}
+	var sprt *stats.SPRT
+	if *sprtFlag != "" {
+		var e0, e1 float64
+		if _, err := fmt.Sscanf(*sprtFlag, "%g,%g", &e0, &e1); err != nil || e0 >= e1 {
+			return fmt.Errorf("-sprt %q: want \"elo0,elo1\" with elo0 < elo1", *sprtFlag)
+		}
+		sprt = &stats.SPRT{Elo0: e0, Elo1: e1, Alpha: 0.05, Beta: 0.05}
 	}
 	if *clockB < 0 || *maxThinkB < 0 {
 		return errors.New("-b-clock and -b-max-think must not be negative")
@@ -106,7 +118,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB}
-		t := playMode(ctx, mode, *n, *par, *seed, *engA, newB, lim, *quiet, stdout, stderr)
+		t := playMode(ctx, mode, *n, *par, *seed, *engA, newB, lim, sprt, *quiet, stdout, stderr)
 		printSummary(stdout, mode, t)
 		failedA = failedA || len(t.failures[0]) > 0
 		if ctx.Err() != nil {
@@ -123,8 +135,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // limits are the clocks and budget caps of a run.
 type limits struct{ clock, maxThink, clockB, maxThinkB time.Duration }
 
-func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, engA string, newB func() match.Asker, lim limits, quiet bool, stdout, stderr io.Writer) *tally {
+func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, engA string, newB func() match.Asker, lim limits, sprt *stats.SPRT, quiet bool, stdout, stderr io.Writer) *tally {
 	t := &tally{failures: [2]map[string]int{{}, {}}}
+	decided := make(chan struct{}) // closed when the sequential test decides
 	var mu sync.Mutex
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -155,15 +168,24 @@ func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, e
 				if !quiet {
 					printMatch(stdout, mode, i, res)
 				}
+				if sprt != nil && t.verdict == stats.Continue {
+					if t.llr, t.verdict = sprt.Test(t.scores); t.verdict != stats.Continue {
+						close(decided)
+					}
+				}
 				mu.Unlock()
 			}
 		}()
 	}
+feed:
 	for i := range n {
-		if ctx.Err() != nil {
-			break
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		case <-decided:
+			break feed
 		}
-		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
@@ -185,6 +207,7 @@ func (t *tally) add(r match.Result) {
 	}
 	t.discs[0] += r.Totals[0]
 	t.discs[1] += r.Totals[1]
+	t.margins = append(t.margins, float64(r.Totals[0]-r.Totals[1]))
 	for _, l := range r.Legs {
 		for c := range 2 {
 			p := l.BlackParticipant
@@ -246,6 +269,11 @@ func printSummary(w io.Writer, mode othello.Mode, t *tally) {
 		s := stats.MeanCI(t.scores)
 		fmt.Fprintf(w, "   A scored %.1f%% [%.1f%% – %.1f%%] (95%%), Elo %+.0f [%+.0f, %+.0f]\n", 100*s.Mean, 100*max(0, s.Lo), 100*min(1, s.Hi),
 			stats.EloDiff(s.Mean), stats.EloDiff(s.Lo), stats.EloDiff(s.Hi))
+		d := stats.MeanCI(t.margins)
+		fmt.Fprintf(w, "   A's disc margin per match %+.2f [%+.2f, %+.2f] (95%%)\n", d.Mean, d.Lo, d.Hi)
+	}
+	if t.verdict != stats.Continue {
+		fmt.Fprintf(w, "   sequential test: %v after %d matches (LLR %.2f)\n", t.verdict, t.matches, t.llr)
 	}
 	for p, name := range []string{"A", "B"} {
 		fmt.Fprintf(w, "   %s: failures %v; mean answer %v, longest %v\n", name, t.failures[p], mean(p).Round(time.Millisecond), t.maxMove[p].Round(time.Millisecond))

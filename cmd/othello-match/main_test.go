@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,6 +103,7 @@ func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"-a", "x"}, {"-a", "x", "-b", "y", "-mode", "chess"}, {"-a", "x", "-b", "y", "-n", "0"}, {"-a", "x", "-b", "y", "-b-clock", "-1s"},
 		{"-a", "x", "-b", "y", "-concurrency", "0"}, {"-a", "x", "-b", "y", "-j", "2"}, {"-a", "x", "-b", "y", "extra"},
+		{"-a", "x", "-b", "y", "-sprt", "30,0"}, {"-a", "x", "-b", "y", "-sprt", "x"},
 	} {
 		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
@@ -126,5 +128,26 @@ func TestInterruptedRunSummarises(t *testing.T) {
 	}
 	if !regexp.MustCompile(`^othello-match: seed [1-9]\d*\n$`).MatchString(errb.String()) {
 		t.Errorf("stderr %q, want the drawn seed", errb.String())
+	}
+}
+
+// TestSPRTStopsEarly: against an engine that fails every leg, the
+// sequential test accepts H1 long before the 400 matches asked for, and
+// the summary says so with A's disc margin.
+func TestSPRTStopsEarly(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := run(t.Context(), []string{"-n", "400", "-a", selfEngine(t), "-b", "exit 1", "-clock", "10m", "-b-clock", "2s", "-sprt", "0,30", "-q"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	m := regexp.MustCompile(`sequential test: H1 accepted after (\d+) matches`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no verdict:\n%s", out.String())
+	}
+	if n, _ := strconv.Atoi(m[1]); n >= 400 {
+		t.Fatalf("the test did not stop early: %s", m[0])
+	}
+	if !strings.Contains(out.String(), "A's disc margin per match +128.00") {
+		t.Fatalf("no disc margin line:\n%s", out.String())
 	}
 }
