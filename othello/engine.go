@@ -62,7 +62,22 @@ type EngineOptions struct {
 	// trained pattern model exists (std): for self-play that must not
 	// depend on the model being fitted.
 	HandWritten bool
+	// Std, when set, replaces the std engine's settings: for measuring
+	// what each part of it brings and for trying another evaluation.
+	Std *StdSettings
 }
+
+// StdSettings are the std engine's settings.
+type StdSettings struct {
+	Sel       int         // midgame ProbCut selectivity (std.SelExact: none)
+	Selective int         // probable solves from this many empties beyond the exact solve (0: none)
+	Without   std.Options // parts of the search switched off
+	Model     *std.Model  // the evaluation (nil: the embedded one)
+}
+
+// DefaultStd are the std engine's settings: ProbCut at 1.2σ in the
+// midgame, probable solves from six empties before the exact solve.
+var DefaultStd = StdSettings{Sel: 1, Selective: 6}
 
 // NewEngine returns an engine.
 func NewEngine(opts EngineOptions) *Engine {
@@ -141,27 +156,30 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 	return Decision{Move: move, Score: float64(res.score) / discScale, Depth: res.depth, Exact: res.exact, Nodes: res.nodes, Elapsed: time.Since(start)}
 }
 
-// Std search settings: the midgame selectivity (std.selT index), how many
-// empties beyond the exact solve the root tries probable solves from, and
-// the midgame depth reached before it does.
-const (
-	stdSel         = 1
-	stdSelectiveAt = 6
-	stdSolveAfter  = 10
-)
+// stdSolveAfter is the midgame depth the root reaches before it solves.
+const stdSolveAfter = 10
 
 // chooseStd searches a std position with the std package's engine; false
 // when the embedded evaluation is missing (the hand-written one plays).
 func (e *Engine) chooseStd(ctx context.Context, p *Position, soft time.Duration, deadline time.Time, maxDepth int) (Decision, bool) {
-	model, err := std.Embedded()
-	if err != nil {
-		return Decision{}, false
+	set := DefaultStd
+	if e.opts.Std != nil {
+		set = *e.opts.Std
+	}
+	model := set.Model
+	if model == nil {
+		m, err := std.Embedded()
+		if err != nil {
+			return Decision{}, false
+		}
+		model = m
 	}
 	var s *std.Searcher
 	select {
 	case s = <-e.poolStd:
 	default:
 		s = std.NewSearcher(model, e.opts.TTBits+1)
+		s.SetOptions(set.Without)
 	}
 	defer func() {
 		select {
@@ -172,7 +190,7 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, soft time.Duration,
 	st := p.State
 	pl, op := st.Bitboards()
 	exact := exactEmptiesFor(deadline.Sub(time.Now()), 8)
-	lim := std.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, Sel: stdSel, Exact: exact, Selective: exact + stdSelectiveAt, SolveAfter: stdSolveAfter}
+	lim := std.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, Sel: set.Sel, Exact: exact, Selective: exact + set.Selective, SolveAfter: stdSolveAfter}
 	if deadline.IsZero() {
 		lim.Exact, lim.Selective = 0, 0
 	}

@@ -13,11 +13,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/std"
 )
 
 func main() { cli.Main("othello-engine", run) }
@@ -32,8 +34,40 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	moveTime := fs.Duration("movetime", 0, "fixed time per move instead of time management (still capped by budget_ms)")
 	ttBits := fs.Uint("tt-bits", 19, "log2 of transposition-table entries (10–26)")
 	verbose := fs.Bool("v", false, "log every move (depth, score, nodes) to stderr")
+	set := othello.DefaultStd
+	fs.IntVar(&set.Sel, "std-sel", set.Sel, "std: midgame ProbCut selectivity, 0 (1.0σ) … 4 (2.6σ); 5: no ProbCut")
+	fs.IntVar(&set.Selective, "std-selective", set.Selective, "std: probable solves from this many empties before the exact solve (0: none)")
+	without := fs.String("without", "", "std: parts of the search to switch off, to measure them: comma-separated etc, stability, sort-search, incremental")
+	model := fs.String("model", "", "std: evaluation model file (default: the embedded one)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if set.Sel < 0 || set.Sel > std.SelExact || set.Selective < 0 {
+		return fmt.Errorf("-std-sel %d outside 0–%d or -std-selective %d negative", set.Sel, std.SelExact, set.Selective)
+	}
+	for _, part := range strings.Split(*without, ",") {
+		switch strings.TrimSpace(part) {
+		case "":
+		case "etc":
+			set.Without.NoETC = true
+		case "stability":
+			set.Without.NoStability = true
+		case "sort-search":
+			set.Without.NoSortSearch = true
+		case "incremental":
+			set.Without.Rebuild = true
+		default:
+			return fmt.Errorf("-without: unknown part %q (etc, stability, sort-search, incremental)", part)
+		}
+	}
+	if *model != "" {
+		b, err := os.ReadFile(*model)
+		if err != nil {
+			return err
+		}
+		if set.Model, err = std.DecodeModel(b); err != nil {
+			return fmt.Errorf("-model %s: %w", *model, err)
+		}
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -52,6 +86,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	eng := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, MaxDepth: *depth, FixedTime: *moveTime, Pool: 1})
+	eng := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, MaxDepth: *depth, FixedTime: *moveTime, Pool: 1, Std: &set})
 	return jsonline.Serve(ctx, eng, stdin, stdout, logger)
 }

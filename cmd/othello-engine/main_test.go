@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -63,11 +64,28 @@ func TestRunAnswersEveryLine(t *testing.T) {
 }
 
 func TestRunFlags(t *testing.T) {
-	for _, args := range [][]string{{"-tt-bits", "40"}, {"-depth", "-1"}, {"extra"}, {"-nope"}} {
+	for _, args := range [][]string{{"-tt-bits", "40"}, {"-depth", "-1"}, {"extra"}, {"-nope"},
+		{"-std-sel", "6"}, {"-std-selective", "-1"}, {"-without", "etc,nope"}, {"-model", "/nonexistent"}, {"-model", "/dev/null"}} {
 		withStdin(t, "")
 		var out, errb bytes.Buffer
 		if err := run(context.Background(), args, &out, &errb); err == nil {
 			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}
+
+// TestRunStdSettings: every part of the std search can be switched off,
+// and each setting still answers legal moves.
+func TestRunStdSettings(t *testing.T) {
+	req := `{"board":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,0,0,0,0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"color":1,"legal_moves":[19,26,37,44],"game_mode":"std","board_size":8,"remaining_ms":60000,"budget_ms":200}`
+	for _, args := range [][]string{{"-without", "etc,stability,sort-search,incremental", "-depth", "6"}, {"-std-sel", "5", "-std-selective", "0", "-depth", "6"}} {
+		withStdin(t, req+"\n")
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), args, &out, &errb); err != nil {
+			t.Fatalf("run(%q): %v\n%s", args, err, errb.String())
+		}
+		if !regexp.MustCompile(`^\{"move": ?(19|26|37|44)\}\n$`).MatchString(out.String()) {
+			t.Errorf("run(%q) answered %q", args, out.String())
 		}
 	}
 }

@@ -42,7 +42,7 @@ func (s *Searcher) endgame(p, o uint64, ply int, white bool, alpha, beta, emptie
 // endgameM is endgame for a position whose moves pm (non-empty) are known.
 func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empties int, pm uint64) int {
 	// Stability: the opponent's stable discs bound the score from above.
-	if alpha >= 64-2*count(o) {
+	if alpha >= 64-2*count(o) && !s.opt.NoStability {
 		if bound := 64 - 2*count(Stable(o, p)); bound <= alpha {
 			return bound
 		}
@@ -117,10 +117,10 @@ func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empti
 // endSortEval empties a shallow search. It tries enhanced transposition
 // cutoffs on the way.
 func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMove, empties, beta int, list []move) ([]move, bool, int) {
-	etc := empties >= endETCEmpties
+	etc := empties >= endETCEmpties && !s.opt.NoETC
 	empty := ^(p | o)
 	sd := -1
-	if empties >= endSortEval {
+	if empties >= endSortEval && !s.opt.NoSortSearch {
 		sd = 0
 		if empties >= 20 {
 			sd = 2

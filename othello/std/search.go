@@ -28,8 +28,18 @@ const (
 	featEmpties     = 13 // features are kept up to date down to this many empties
 )
 
+// Options switch parts of the search off, to measure what each brings
+// (othello-engine -without); the zero value is the full engine.
+type Options struct {
+	NoETC        bool // no enhanced transposition cutoffs
+	NoStability  bool // no stability cutoffs
+	NoSortSearch bool // order by mobility alone, never by a shallow search
+	Rebuild      bool // evaluate from indices rebuilt at every evaluation, not updated move by move
+}
+
 // Searcher owns one search at a time: the table is kept across moves.
 type Searcher struct {
+	opt   Options
 	model *Model
 	tt    *table
 	feat  [64]Features // features per ply from the root
@@ -48,6 +58,9 @@ type Searcher struct {
 func NewSearcher(model *Model, ttBits uint) *Searcher {
 	return &Searcher{model: model, tt: newTable(ttBits), sel: SelExact, margins: defaultMargins()}
 }
+
+// SetOptions switches parts of the search off (see Options).
+func (s *Searcher) SetOptions(o Options) { s.opt = o }
 
 // Clear forgets the table.
 func (s *Searcher) Clear() { s.tt.clear() }
@@ -94,7 +107,20 @@ func (s *Searcher) evalAt(ply int, p, o uint64, white bool, pm uint64) int {
 	if pm == 0 && om == 0 {
 		return final(p, o)
 	}
-	return toDiscs(s.model.eval(&s.feat[ply], white, count(empty), count(pm)-count(om), potential(o, empty), potential(p, empty)))
+	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), count(pm)-count(om), potential(o, empty), potential(p, empty)))
+}
+
+// features are the indices of the position at ply: those kept up to date
+// move by move, or (Options.Rebuild) read off the board again.
+func (s *Searcher) features(ply int, p, o uint64, white bool) *Features {
+	if s.opt.Rebuild {
+		b, w := p, o
+		if white {
+			b, w = o, p
+		}
+		s.feat[ply] = featuresOf(b, w)
+	}
+	return &s.feat[ply]
 }
 
 // child writes the features of the position after sq (flipping f) at
@@ -137,6 +163,13 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 		return s.search2(p, o, ply, white, alpha, beta, pm)
 	}
 	pv := beta-alpha > 1
+	// Stability: the opponent's stable discs bound the score from above
+	// (a cheap count first: only then are they worth finding).
+	if alpha >= 64-2*count(o) && !s.opt.NoStability {
+		if bound := 64 - 2*count(Stable(o, p)); bound <= alpha {
+			return bound
+		}
+	}
 	hashMove := noMove
 	if e := s.tt.probe(p, o); e != nil {
 		hashMove = int(e.move)
@@ -212,7 +245,7 @@ func (s *Searcher) search1(p, o uint64, ply int, white bool, alpha, beta int, pm
 			v = -final(cp, co)
 		} else {
 			empty := ^(cp | co)
-			v = -toDiscs(s.model.eval(&s.feat[ply+1], !white, empties, count(cm)-count(om), potential(co, empty), potential(cp, empty)))
+			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, count(cm)-count(om), potential(co, empty), potential(cp, empty)))
 		}
 		if v > best {
 			best = v
@@ -296,9 +329,9 @@ const corners = 0x8100000000000081
 // and potential mobility. On the way it tries the enhanced transposition
 // cutoff: a child whose table bound already refutes the node.
 func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMove, depth, beta int, list []move) ([]move, bool, int) {
-	etc := depth >= etcMinDepth
+	etc := depth >= etcMinDepth && !s.opt.NoETC
 	sd := -1 // shallow search depth for ordering (−1: none)
-	if depth >= sortSearchDepth {
+	if depth >= sortSearchDepth && !s.opt.NoSortSearch {
 		sd = min((depth-sortSearchDepth)/3, 3)
 	}
 	for m := pm; m != 0; m &= m - 1 {
