@@ -156,8 +156,13 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 	return Decision{Move: move, Score: float64(res.score) / discScale, Depth: res.depth, Exact: res.exact, Nodes: res.nodes, Elapsed: time.Since(start)}
 }
 
-// stdSolveAfter is the midgame depth the root reaches before it solves.
-const stdSolveAfter = 10
+// The midgame depth the root reaches before it solves: a solve that does
+// not finish in time plays that iteration's move, so probable solves,
+// which often do not, come after a deep one.
+const (
+	stdSolveAfterExact     = 10
+	stdSolveAfterSelective = 16
+)
 
 // chooseStd searches a std position with the std package's engine; false
 // when the embedded evaluation is missing (the hand-written one plays).
@@ -190,7 +195,10 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, soft time.Duration,
 	st := p.State
 	pl, op := st.Bitboards()
 	exact := exactEmptiesFor(deadline.Sub(time.Now()), 8)
-	lim := std.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, Sel: set.Sel, Exact: exact, Selective: exact + set.Selective, SolveAfter: stdSolveAfter}
+	lim := std.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, Sel: set.Sel, Exact: exact, Selective: exact + set.Selective, SolveAfter: stdSolveAfterExact}
+	if st.Empties() > exact {
+		lim.SolveAfter = stdSolveAfterSelective
+	}
 	if deadline.IsZero() {
 		lim.Exact, lim.Selective = 0, 0
 	}

@@ -176,8 +176,16 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&opt.ScoreWeight, "score-weight", 0.5, "weight of the self-play search score in the label (0: game results only)")
 	fs.BoolVar(&opt.Mirror, "mirror", true, "also train on each position's mirror image")
 	fs.Float64Var(&opt.Holdout, "holdout", 0.03, "fraction of samples (the last chunks) kept out to measure the error")
+	init := fs.String("init", "", "start from this model file (\"embedded\": the engine's own) instead of zero")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *init != "" {
+		m, err := loadModel(*init)
+		if err != nil {
+			return err
+		}
+		opt.Init = m.Weights()
 	}
 	if *dirs == "" || *out == "" {
 		return errors.New("fit: -dir and -o are required")
@@ -206,6 +214,18 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return os.WriteFile(*out, buf.Bytes(), 0o644)
 }
 
+// loadModel reads a model file, or the engine's own for "embedded".
+func loadModel(name string) (*std.Model, error) {
+	if name == "embedded" {
+		return std.Embedded()
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return std.DecodeModel(b)
+}
+
 func check(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -224,13 +244,11 @@ func check(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	samples = samples[len(samples)-int(float64(len(samples))**tail):]
-	m, err := std.Embedded()
-	if *model != "" {
-		var b []byte
-		if b, err = os.ReadFile(*model); err == nil {
-			m, err = std.DecodeModel(b)
-		}
+	name := *model
+	if name == "" {
+		name = "embedded"
 	}
+	m, err := loadModel(name)
 	if err != nil {
 		return err
 	}

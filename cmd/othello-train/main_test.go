@@ -24,7 +24,7 @@ func TestGenFitCheck(t *testing.T) {
 	if err := run(context.Background(), gen, &out, &errs); err != nil || strings.Contains(errs.String(), "chunk ") {
 		t.Fatalf("a finished gen played again (%v):\n%s", err, errs.String())
 	}
-	if err := run(context.Background(), []string{"fit", "-dir", dir, "-o", model, "-epochs", "2"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"fit", "-dir", dir, "-o", model, "-epochs", "2", "-init", "embedded"}, &out, &errs); err != nil {
 		t.Fatalf("fit: %v", err)
 	}
 	if !strings.Contains(out.String(), "epoch 2:") {

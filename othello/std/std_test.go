@@ -368,3 +368,24 @@ func envInt(name string, def int) int {
 	}
 	return def
 }
+
+// BenchmarkEndgame solves a fixed set of 8 self-play positions (seed 2026)
+// at OTHELLO_EMPTIES empties (default 20) exactly, each from a cold
+// table; one op is the whole set.
+func BenchmarkEndgame(b *testing.B) {
+	e := envInt("OTHELLO_EMPTIES", 20)
+	set := SelfPlayPositions(rand.New(rand.NewPCG(2026, uint64(e))), testModel(b), 8, e, e)
+	s := NewSearcher(testModel(b), 20)
+	var nodes uint64
+	for b.Loop() {
+		for _, pos := range set {
+			s.Clear()
+			r := s.Search(context.Background(), pos.P, pos.O, pos.White, movesList(pos.P, pos.O), Limits{MaxDepth: 64})
+			if !r.Exact {
+				b.Fatalf("not solved: %+v", r)
+			}
+			nodes += r.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}

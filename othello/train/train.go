@@ -240,7 +240,12 @@ type FitOptions struct {
 	// Mirror also trains on each position's mirror image, so that each
 	// position informs the reflected configurations too.
 	Mirror bool
-	Log    func(epoch int, train, holdout float64)
+	// Init, when set, is where the fit starts (a model's weights, in
+	// std.EvalScale units), and the weight decay pulls towards it rather
+	// than towards zero: a fit on little data refines a model fitted on
+	// more, and the weights its data seldom touches stay as they were.
+	Init []int16
+	Log  func(epoch int, train, holdout float64)
 }
 
 func (o *FitOptions) label(x *Sample) float32 {
@@ -263,6 +268,16 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 	n := std.StageLen
 	tables := n - std.NumScalars
 	w := make([]float32, std.NumStages*n)
+	w0 := make([]float32, len(w)) // where the decay pulls
+	if opt.Init != nil {
+		if len(opt.Init) != len(w) {
+			return nil, fmt.Errorf("initial weights: %d, want %d", len(opt.Init), len(w))
+		}
+		for i, v := range opt.Init {
+			w[i] = float32(v) / std.EvalScale
+		}
+		copy(w0, w)
+	}
 	nHold := int(float64(len(samples)) * min(max(opt.Holdout, 0), 0.5))
 	held := samples[len(samples)-nHold:]
 	samples = samples[:len(samples)-nHold]
@@ -309,7 +324,7 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 					if s < 0 {
 						continue
 					}
-					ws := w[s*n:][:n]
+					ws, ws0 := w[s*n:][:n], w0[s*n:][:n]
 					d := predict(ws, tables, &idx, &sc) - y
 					if j == 0 && im == 0 {
 						se += float64(d * d)
@@ -319,7 +334,7 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 						g /= 2
 					}
 					for _, i := range idx {
-						ws[i] = ws[i]*decay - g
+						ws[i] = ws0[i] + (ws[i]-ws0[i])*decay - g
 					}
 					for s, v := range sc {
 						ws[tables+s] -= g * scalarRate[s] * float32(v)
