@@ -69,6 +69,8 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the openings")
 	concurrency := fs.Int("concurrency", 2, "chunks played at once")
 	ttBits := fs.Uint("tt-bits", 20, "log2 of each worker's table entries")
+	modelName := fs.String("model", "embedded", "the evaluation to play with: a model file, or embedded")
+	anti := fs.Bool("anti", false, "play the misère game (anti); without -model, with an evaluation of zeros (a first round)")
 	var opt train.GenOptions
 	fs.IntVar(&opt.Depth, "depth", 10, "midgame search depth")
 	fs.IntVar(&opt.Sel, "sel", 1, "midgame selectivity (0 … 5; 5: no ProbCut)")
@@ -86,9 +88,18 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return err
 	}
-	model, err := std.Embedded()
+	var model *std.Model
+	var err error
+	if *anti && *modelName == "embedded" {
+		model, err = std.NewModel(make([]int16, std.NumStages*std.StageLen), true)
+	} else {
+		model, err = loadModel(*modelName)
+	}
 	if err != nil {
 		return err
+	}
+	if model.Misere != *anti {
+		return fmt.Errorf("gen: -model %s is not a model of the game -anti=%v asks for", *modelName, *anti)
 	}
 	var next, done, samples atomic.Int64
 	start := time.Now()
@@ -177,6 +188,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&opt.Mirror, "mirror", true, "also train on each position's mirror image")
 	fs.Float64Var(&opt.Holdout, "holdout", 0.03, "fraction of samples (the last chunks) kept out to measure the error")
 	init := fs.String("init", "", "start from this model file (\"embedded\": the engine's own) instead of zero")
+	anti := fs.Bool("anti", false, "the chunks are games of anti: fit a model of the misère game")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -184,6 +196,9 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		m, err := loadModel(*init)
 		if err != nil {
 			return err
+		}
+		if m.Misere != *anti {
+			return fmt.Errorf("fit: -init %s is not a model of the game -anti=%v asks for", *init, *anti)
 		}
 		opt.Init = m.Weights()
 	}
@@ -203,7 +218,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("fit interrupted, no model written: %w", err)
 	}
-	m, err := std.NewModel(w)
+	m, err := std.NewModel(w, *anti)
 	if err != nil {
 		return err
 	}

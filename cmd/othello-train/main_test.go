@@ -63,3 +63,30 @@ func TestBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestAnti: the misère game's first round starts from an evaluation of
+// zeros, its fit writes an anti model, and a model of the other game is
+// refused.
+func TestAnti(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "anti.gz")
+	var out, errs bytes.Buffer
+	if err := run(context.Background(), []string{"gen", "-anti", "-dir", dir, "-chunks", "1", "-games", "3", "-depth", "1", "-solve-at", "8", "-tt-bits", "12", "-seed", "5"}, &out, &errs); err != nil {
+		t.Fatalf("gen: %v\n%s", err, errs.String())
+	}
+	if err := run(context.Background(), []string{"fit", "-anti", "-dir", dir, "-o", model, "-epochs", "1"}, &out, &errs); err != nil {
+		t.Fatalf("fit: %v", err)
+	}
+	m, err := loadModel(model)
+	if err != nil || !m.Misere {
+		t.Fatalf("fit -anti wrote %v (%v)", m, err)
+	}
+	for _, args := range [][]string{
+		{"gen", "-model", model, "-dir", dir, "-seed", "5"}, // an anti model for std
+		{"fit", "-dir", dir, "-o", model, "-init", model},   // std fit from an anti model
+	} {
+		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}

@@ -24,6 +24,7 @@ func mpc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	minE := fs.Int("min-empties", 14, "fewest empties of a position")
 	maxE := fs.Int("max-empties", 54, "most empties of a position")
 	seed := fs.Uint64("seed", 1001, "seed of the self-play games (0: a random seed, printed)")
+	modelName := fs.String("model", "embedded", "the evaluation: a model file, or embedded")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -31,7 +32,7 @@ func mpc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("mpc: -n ≥ 1, -depth ≥ 3 and 1 ≤ -min-empties ≤ -max-empties ≤ 60 are required")
 	}
 	drawSeed(seed, stderr)
-	model, err := std.Embedded()
+	model, err := loadModel(*modelName)
 	if err != nil {
 		return err
 	}

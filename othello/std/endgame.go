@@ -32,7 +32,7 @@ func (s *Searcher) endgame(p, o uint64, ply int, white bool, alpha, beta, emptie
 	pm := Moves(p, o)
 	if pm == 0 {
 		if Moves(o, p) == 0 {
-			return final(p, o)
+			return s.final(p, o)
 		}
 		return -s.endgameM(o, p, ply, !white, -beta, -alpha, empties, Moves(o, p))
 	}
@@ -42,8 +42,8 @@ func (s *Searcher) endgame(p, o uint64, ply int, white bool, alpha, beta, emptie
 // endgameM is endgame for a position whose moves pm (non-empty) are known.
 func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empties int, pm uint64) int {
 	// Stability: the opponent's stable discs bound the score from above.
-	if alpha >= 64-2*count(o) && !s.opt.NoStability {
-		if bound := 64 - 2*count(Stable(o, p)); bound <= alpha {
+	if them, us := s.opposing(p, o); alpha >= 64-2*count(them) && !s.opt.NoStability {
+		if bound := 64 - 2*count(Stable(them, us)); bound <= alpha {
 			return bound
 		}
 	}
@@ -169,15 +169,18 @@ func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMov
 }
 
 // lastMove is the final score with one empty square sq left.
-func lastMove(p, o uint64, sq int) int {
+func (s *Searcher) lastMove(p, o uint64, sq int) int {
 	pc := count(p)
+	v := 2*pc - 63
 	if n := lastFlipCount(sq, p); n > 0 {
-		return 2*(pc+n) - 62
+		v = 2*(pc+n) - 62
+	} else if n := lastFlipCount(sq, o); n > 0 {
+		v = 2*(pc-n) - 64
 	}
-	if n := lastFlipCount(sq, o); n > 0 {
-		return 2*(pc-n) - 64
+	if s.anti {
+		return -v
 	}
-	return 2*pc - 63
+	return v
 }
 
 // lastTwo is the best score of the side to move's moves on the last two
@@ -188,7 +191,7 @@ func (s *Searcher) lastTwo(p, o uint64, a, b int, beta int) (int, bool) {
 	if o&neighbours(1<<uint(a)) != 0 {
 		if f := Flips(a, p, o); f != 0 {
 			s.nodes++
-			if best = -lastMove(o&^f, p|f|1<<uint(a), b); best >= beta {
+			if best = -s.lastMove(o&^f, p|f|1<<uint(a), b); best >= beta {
 				return best, true
 			}
 		}
@@ -196,7 +199,7 @@ func (s *Searcher) lastTwo(p, o uint64, a, b int, beta int) (int, bool) {
 	if o&neighbours(1<<uint(b)) != 0 {
 		if f := Flips(b, p, o); f != 0 {
 			s.nodes++
-			best = max(best, -lastMove(o&^f, p|f|1<<uint(b), a))
+			best = max(best, -s.lastMove(o&^f, p|f|1<<uint(b), a))
 		}
 	}
 	return best, best > -65
@@ -208,7 +211,7 @@ func (s *Searcher) solveSmall(p, o uint64, alpha, beta, empties int, passed bool
 	empty := ^(p | o)
 	s.nodes++
 	if empties == 1 {
-		return lastMove(p, o, trailing(empty))
+		return s.lastMove(p, o, trailing(empty))
 	}
 	if empties == 2 {
 		a := trailing(empty)
@@ -219,7 +222,7 @@ func (s *Searcher) solveSmall(p, o uint64, alpha, beta, empties int, passed bool
 		if v, ok := s.lastTwo(o, p, a, b, -alpha); ok {
 			return -v
 		}
-		return final(p, o)
+		return s.final(p, o)
 	}
 	var sqs [smallEmpties]int
 	var keys [smallEmpties]int32
@@ -260,7 +263,7 @@ func (s *Searcher) solveSmall(p, o uint64, alpha, beta, empties int, passed bool
 	}
 	if best == -65 { // no move
 		if passed {
-			return final(p, o)
+			return s.final(p, o)
 		}
 		return -s.solveSmall(o, p, -beta, -alpha, empties, true)
 	}

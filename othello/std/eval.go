@@ -47,20 +47,22 @@ var StageLen = kindOffset[numKinds] + NumScalars
 
 // Model is a fitted evaluation: NumStages × StageLen weights in EvalScale
 // units, indexed for black to move, plus the same tables indexed for white
-// to move (built on load).
+// to move (built on load). A model belongs to one game: std, or its
+// misère twin anti, where the player with fewer discs wins.
 type Model struct {
+	Misere bool
 	w     []int16   // NumStages × StageLen, black to move
 	white [][]int16 // per stage: the pattern tables for white to move
 	sc    [NumStages][NumScalars]int32
 }
 
-// NewModel builds a model from weights laid out as NumStages × StageLen
-// (black to move).
-func NewModel(w []int16) (*Model, error) {
+// NewModel builds a model of the std game (misere false) or anti from
+// weights laid out as NumStages × StageLen (black to move).
+func NewModel(w []int16, misere bool) (*Model, error) {
 	if len(w) != NumStages*StageLen {
 		return nil, fmt.Errorf("evaluation model: %d weights, want %d", len(w), NumStages*StageLen)
 	}
-	m := &Model{w: w, white: make([][]int16, NumStages)}
+	m := &Model{Misere: misere, w: w, white: make([][]int16, NumStages)}
 	for s := range NumStages {
 		b := w[s*StageLen:][:StageLen]
 		wt := make([]int16, kindOffset[numKinds])
@@ -145,16 +147,20 @@ func Inputs(p, o uint64, white bool, idx *[NumInstances]int32, scalars *[NumScal
 	return StageOf(bits.OnesCount64(empty))
 }
 
-const modelMagic = "OTSTD8v2"
+const modelMagic = "OTPAT8v3"
 
-// Encode writes the model: a magic header, then the weights as
-// little-endian int16, gzip'd.
+// Encode writes the model: a magic header, the game (0 std, 1 anti), then
+// the weights as little-endian int16, gzip'd.
 func (m *Model) Encode(w io.Writer) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
 	}
-	if _, err := zw.Write([]byte(modelMagic)); err != nil {
+	game := byte(0)
+	if m.Misere {
+		game = 1
+	}
+	if _, err := zw.Write(append([]byte(modelMagic), game)); err != nil {
 		return err
 	}
 	if err := binary.Write(zw, binary.LittleEndian, m.w); err != nil {
@@ -170,18 +176,19 @@ func DecodeModel(b []byte) (*Model, error) {
 		return nil, err
 	}
 	n := NumStages * StageLen
-	raw, err := io.ReadAll(io.LimitReader(zr, int64(len(modelMagic)+2*n+1)))
+	head := len(modelMagic) + 1
+	raw, err := io.ReadAll(io.LimitReader(zr, int64(head+2*n+1)))
 	if err != nil {
 		return nil, err
 	}
-	if len(raw) != len(modelMagic)+2*n || string(raw[:len(modelMagic)]) != modelMagic {
+	if len(raw) != head+2*n || string(raw[:len(modelMagic)]) != modelMagic || raw[head-1] > 1 {
 		return nil, errors.New("evaluation model: bad header or size")
 	}
 	w := make([]int16, n)
 	for i := range w {
-		w[i] = int16(binary.LittleEndian.Uint16(raw[len(modelMagic)+2*i:]))
+		w[i] = int16(binary.LittleEndian.Uint16(raw[head+2*i:]))
 	}
-	return NewModel(w)
+	return NewModel(w, raw[head-1] == 1)
 }
 
 //go:embed eval.bin.gz

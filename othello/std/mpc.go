@@ -1,9 +1,6 @@
 package std
 
-import (
-	"math"
-	"sync"
-)
+import "math"
 
 // Multi-ProbCut (Buro): a shallow search predicts a deep one, deep ≈
 // shallow with an error of standard deviation σ that depends on the
@@ -30,7 +27,9 @@ type ErrorModel struct {
 // deep ≈ shallow is assumed without a fitted slope.
 var defaultErrors = ErrorModel{A: 1.677, B: -1.156, C: 0.737, D: 2.733, E: -3.648}
 
-var defaultMargins = sync.OnceValue(defaultErrors.table)
+// antiErrors is the misère game's model, fitted the same way with the
+// anti evaluation (`othello-train mpc -model anti`).
+var antiErrors = defaultErrors
 
 // mpcShallow is the shallow depth paired with a deep search of depth d:
 // about half, with the same parity (odd and even depths differ by a
@@ -45,18 +44,26 @@ func endShallow(e int) int {
 	return e/4*2 + e&1 - 2
 }
 
-func (m *ErrorModel) mid(e, d int) float64 {
+func (m ErrorModel) mid(e, d int) float64 {
 	return math.Exp(m.A + m.B*float64(e)/60 + m.C*float64(d)/60)
 }
 
-func (m *ErrorModel) end(e int) float64 {
+func (m ErrorModel) end(e int) float64 {
 	return math.Exp(m.D + m.E*float64(e)/60)
+}
+
+// errors is the error model of the model's game.
+func (m *Model) errors() ErrorModel {
+	if m.Misere {
+		return antiErrors
+	}
+	return defaultErrors
 }
 
 // margins[sel][e][d] caches ⌈t·σ⌉ in discs (d = 60: the endgame).
 type marginTable [SelExact][61][61]int8
 
-func (m *ErrorModel) table() *marginTable {
+func (m ErrorModel) margins() *marginTable {
 	var t marginTable
 	for sel := range SelExact {
 		for e := range 61 {

@@ -41,6 +41,7 @@ type Options struct {
 type Searcher struct {
 	opt   Options
 	model *Model
+	anti  bool // the model's game is the misère one
 	tt    *table
 	feat  [64]Features // features per ply from the root
 	nodes uint64
@@ -56,8 +57,11 @@ type Searcher struct {
 // NewSearcher returns a searcher with a table of 2^ttBits entries (24
 // bytes each) evaluating with model.
 func NewSearcher(model *Model, ttBits uint) *Searcher {
-	return &Searcher{model: model, tt: newTable(ttBits), sel: SelExact, margins: defaultMargins()}
+	return &Searcher{model: model, anti: model.Misere, tt: newTable(ttBits), sel: SelExact, margins: model.errors().margins()}
 }
+
+// Misere reports whether the searcher plays the misère game (anti).
+func (s *Searcher) Misere() bool { return s.anti }
 
 // SetOptions switches parts of the search off (see Options).
 func (s *Searcher) SetOptions(o Options) { s.opt = o }
@@ -68,8 +72,24 @@ func (s *Searcher) Clear() { s.tt.clear() }
 func count(b uint64) int { return bits.OnesCount64(b) }
 
 // final is the score of a finished game for the side to move: discs
-// against discs (FlipSight counts no empty square).
-func final(p, o uint64) int { return count(p) - count(o) }
+// against discs (FlipSight counts no empty square), the other way round
+// in the misère game (anti).
+func (s *Searcher) final(p, o uint64) int {
+	if s.anti {
+		return count(o) - count(p)
+	}
+	return count(p) - count(o)
+}
+
+// opposing returns the discs whose stability bounds the mover's score
+// from above: the opponent's (each is a disc lost), the mover's own in the
+// misère game.
+func (s *Searcher) opposing(p, o uint64) (uint64, uint64) {
+	if s.anti {
+		return p, o
+	}
+	return o, p
+}
 
 func (s *Searcher) checkTime() {
 	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
@@ -105,7 +125,7 @@ func (s *Searcher) evalAt(ply int, p, o uint64, white bool, pm uint64) int {
 	empty := ^(p | o)
 	om := Moves(o, p)
 	if pm == 0 && om == 0 {
-		return final(p, o)
+		return s.final(p, o)
 	}
 	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), count(pm)-count(om), potential(o, empty), potential(p, empty)))
 }
@@ -150,7 +170,7 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 	pm := Moves(p, o)
 	if pm == 0 {
 		if Moves(o, p) == 0 {
-			return final(p, o)
+			return s.final(p, o)
 		}
 		return -s.search(o, p, ply, !white, -beta, -alpha, depth)
 	}
@@ -165,8 +185,8 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 	pv := beta-alpha > 1
 	// Stability: the opponent's stable discs bound the score from above
 	// (a cheap count first: only then are they worth finding).
-	if alpha >= 64-2*count(o) && !s.opt.NoStability {
-		if bound := 64 - 2*count(Stable(o, p)); bound <= alpha {
+	if them, us := s.opposing(p, o); alpha >= 64-2*count(them) && !s.opt.NoStability {
+		if bound := 64 - 2*count(Stable(them, us)); bound <= alpha {
 			return bound
 		}
 	}
@@ -242,7 +262,7 @@ func (s *Searcher) search1(p, o uint64, ply int, white bool, alpha, beta int, pm
 		om := Moves(co, cp)
 		var v int
 		if cm == 0 && om == 0 {
-			v = -final(cp, co)
+			v = -s.final(cp, co)
 		} else {
 			empty := ^(cp | co)
 			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, count(cm)-count(om), potential(co, empty), potential(cp, empty)))

@@ -174,20 +174,25 @@ func TestFeaturesIncremental(t *testing.T) {
 	}
 }
 
-// minimax is the plain reference solver: final score for the mover.
-func minimax(p, o uint64) int {
+// minimax is the plain reference solver: final score for the mover (in
+// the misère game, the opponent's discs minus the mover's).
+func minimax(p, o uint64, misere bool) int {
 	m := Moves(p, o)
 	if m == 0 {
 		if Moves(o, p) == 0 {
-			return final(p, o)
+			d := bits.OnesCount64(p) - bits.OnesCount64(o)
+			if misere {
+				d = -d
+			}
+			return d
 		}
-		return -minimax(o, p)
+		return -minimax(o, p, misere)
 	}
 	best := -65
 	for ; m != 0; m &= m - 1 {
 		sq := trailing(m)
 		f := Flips(sq, p, o)
-		best = max(best, -minimax(o&^f, p|f|1<<uint(sq)))
+		best = max(best, -minimax(o&^f, p|f|1<<uint(sq), misere))
 	}
 	return best
 }
@@ -213,12 +218,22 @@ func testModel(t testing.TB) *Model {
 }
 
 func TestEndgameMatchesMinimax(t *testing.T) {
+	zeros, err := NewModel(make([]int16, NumStages*StageLen), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, model := range []*Model{testModel(t), zeros} {
+		testEndgameMatchesMinimax(t, model)
+	}
+}
+
+func testEndgameMatchesMinimax(t *testing.T, model *Model) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	s := NewSearcher(testModel(t), 14)
+	s := NewSearcher(model, 14)
 	for i := range 120 {
 		empties := 1 + i%11
 		p, o, white := positionAt(rng, empties)
-		want := minimax(p, o)
+		want := minimax(p, o, model.Misere)
 		b, w := p, o
 		if white {
 			b, w = o, p
@@ -232,7 +247,7 @@ func TestEndgameMatchesMinimax(t *testing.T) {
 			case want <= win[0] && (got > win[0] || got < want),
 				want >= win[1] && (got < win[1] || got > want),
 				want > win[0] && want < win[1] && got != want:
-				t.Fatalf("#%d (%d empties) window %v: endgame %d, minimax %d", i, empties, win, got, want)
+				t.Fatalf("misère %v #%d (%d empties) window %v: endgame %d, minimax %d", model.Misere, i, empties, win, got, want)
 			}
 		}
 	}
@@ -249,7 +264,7 @@ func negamax(s *Searcher, p, o uint64, white bool, depth int) int {
 	m := Moves(p, o)
 	if m == 0 {
 		if Moves(o, p) == 0 {
-			return final(p, o)
+			return s.final(p, o)
 		}
 		return -negamax(s, o, p, !white, depth)
 	}

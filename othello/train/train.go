@@ -99,7 +99,8 @@ type GenOptions struct {
 // Game plays one game from a random FlipSight opening (8 random moves,
 // then 0..RandomMax more) with s, the table cleared first so that a game
 // depends only on rng, and returns its labelled positions from the first
-// searched one on (nil when ctx ends it).
+// searched one on (nil when ctx ends it). The game is s's: std, or anti
+// when s plays the misère game.
 func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) []Sample {
 	s.Clear()
 	p, o, white := uint64(1<<28|1<<35), uint64(1<<27|1<<36), false
@@ -142,7 +143,7 @@ func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) 
 		p, o, white = o&^f, p|f|1<<uint(sq), !white
 	}
 	finalBlack := bits.OnesCount64(p) - bits.OnesCount64(o)
-	if white {
+	if white != s.Misere() {
 		finalBlack = -finalBlack
 	}
 	out := make([]Sample, 0, len(recs))

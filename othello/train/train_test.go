@@ -124,7 +124,7 @@ func TestFitLearns(t *testing.T) {
 	if err != nil || !(last < zero) {
 		t.Fatalf("fit rmse %.2f, zero model %.2f (%v)", last, zero, err)
 	}
-	if _, err := std.NewModel(w); err != nil {
+	if _, err := std.NewModel(w, false); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
