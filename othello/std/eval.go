@@ -51,9 +51,9 @@ var StageLen = kindOffset[numKinds] + NumScalars
 // misère twin anti, where the player with fewer discs wins.
 type Model struct {
 	Misere bool
-	w     []int16   // NumStages × StageLen, black to move
-	white [][]int16 // per stage: the pattern tables for white to move
-	sc    [NumStages][NumScalars]int32
+	w      []int16   // NumStages × StageLen, black to move
+	white  [][]int16 // per stage: the pattern tables for white to move
+	sc     [NumStages][NumScalars]int32
 }
 
 // NewModel builds a model of the std game (misere false) or anti from
