@@ -189,6 +189,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&opt.Holdout, "holdout", 0.03, "fraction of samples (the last chunks) kept out to measure the error")
 	init := fs.String("init", "", "start from this model file (\"embedded\": the engine's own) instead of zero")
 	anti := fs.Bool("anti", false, "the chunks are games of anti: fit a model of the misère game")
+	fs.BoolVar(&opt.NoMobility, "no-mobility", false, "no mobility weight: the search evaluates leaves without generating moves")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -51,6 +51,10 @@ var StageLen = kindOffset[numKinds] + NumScalars
 // misère twin anti, where the player with fewer discs wins.
 type Model struct {
 	Misere bool
+	// mobility: some stage weighs the mobility difference, so the search
+	// must generate the opponent's moves at every leaf; a model without it
+	// is evaluated from the patterns and potential mobility alone.
+	mobility bool
 	w      []int16   // NumStages × StageLen, black to move
 	white  [][]int16 // per stage: the pattern tables for white to move
 	sc     [NumStages][NumScalars]int32
@@ -76,6 +80,7 @@ func NewModel(w []int16, misere bool) (*Model, error) {
 		for i := range NumScalars {
 			m.sc[s][i] = int32(b[kindOffset[numKinds]+i])
 		}
+		m.mobility = m.mobility || m.sc[s][ScalarMobility] != 0
 	}
 	return m, nil
 }

@@ -123,11 +123,15 @@ func toDiscs(v int) int {
 // mover's moves are pm.
 func (s *Searcher) evalAt(ply int, p, o uint64, white bool, pm uint64) int {
 	empty := ^(p | o)
-	om := Moves(o, p)
-	if pm == 0 && om == 0 {
-		return s.final(p, o)
+	mob := 0
+	if s.model.mobility || pm == 0 {
+		om := Moves(o, p)
+		if pm == 0 && om == 0 {
+			return s.final(p, o)
+		}
+		mob = count(pm) - count(om)
 	}
-	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), count(pm)-count(om), potential(o, empty), potential(p, empty)))
+	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), mob, potential(o, empty), potential(p, empty)))
 }
 
 // features are the indices of the position at ply: those kept up to date
@@ -250,22 +254,26 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 func (s *Searcher) search1(p, o uint64, ply int, white bool, alpha, beta int, pm uint64) int {
 	best := -65
 	empties := 63 - count(p|o) // the children's
-	st := StageOf(empties)
-	_ = st
 	for m := pm; m != 0; m &= m - 1 {
 		sq := trailing(m)
 		f := Flips(sq, p, o)
 		cp, co := o&^f, p|f|1<<uint(sq)
 		s.child(ply, sq, f, white)
 		s.nodes++
-		cm := Moves(cp, co)
-		om := Moves(co, cp)
 		var v int
-		if cm == 0 && om == 0 {
+		mob, over := 0, false
+		if s.model.mobility {
+			// The only place a leaf needs both sides' moves; a model
+			// without mobility evaluates the leaf without any (a leaf with
+			// no moves left is evaluated like the others, as in Edax).
+			cm, om := Moves(cp, co), Moves(co, cp)
+			mob, over = count(cm)-count(om), cm == 0 && om == 0
+		}
+		if over {
 			v = -s.final(cp, co)
 		} else {
 			empty := ^(cp | co)
-			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, count(cm)-count(om), potential(co, empty), potential(cp, empty)))
+			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, mob, potential(co, empty), potential(cp, empty)))
 		}
 		if v > best {
 			best = v

@@ -246,7 +246,10 @@ type FitOptions struct {
 	// than towards zero: a fit on little data refines a model fitted on
 	// more, and the weights its data seldom touches stay as they were.
 	Init []int16
-	Log  func(epoch int, train, holdout float64)
+	// NoMobility leaves the mobility weight at zero: the search then
+	// evaluates a leaf without generating either side's moves.
+	NoMobility bool
+	Log        func(epoch int, train, holdout float64)
 }
 
 func (o *FitOptions) label(x *Sample) float32 {
@@ -290,6 +293,13 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 	var sc [std.NumScalars]int32
 	decay := float32(1 - opt.L2)
 	scalarRate := [std.NumScalars]float32{0.1, 0.01, 0.002, 0.002}
+	if opt.NoMobility {
+		scalarRate[std.ScalarMobility] = 0
+		for s := range std.NumStages {
+			w[s*n+tables+std.ScalarMobility] = 0
+			w0[s*n+tables+std.ScalarMobility] = 0
+		}
+	}
 	for ep := range opt.Epochs {
 		// Linear decay of the rate to a tenth over the epochs: large steps
 		// first, then averaging out the label noise.
