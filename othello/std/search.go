@@ -18,13 +18,12 @@ const SelExact = len(selT)
 const (
 	mpcMinDepth     = 3  // ProbCut from this depth
 	etcMinDepth     = 5  // midgame enhanced transposition cutoff from this depth
-	ttMinDepth      = 3  // midgame table from this depth
 	sortSearchDepth = 6  // from this depth, moves are ordered by a shallow search
 	endTTEmpties    = 8  // the endgame uses the table from this many empties
 	endETCEmpties   = 11 // … and enhanced transposition cutoffs from here
 	endSortEval     = 16 // … orders by a shallow search from here
 	endMPCEmpties   = 14 // … cuts by ProbCut from here (selective solves)
-	smallEmpties    = 5  // below this the endgame needs no move generator
+	smallEmpties    = 5  // up to this the endgame needs no move generator
 	featEmpties     = 13 // features are kept up to date down to this many empties
 )
 
