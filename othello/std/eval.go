@@ -55,9 +55,9 @@ type Model struct {
 	// must generate the opponent's moves at every leaf; a model without it
 	// is evaluated from the patterns and potential mobility alone.
 	mobility bool
-	w      []int16   // NumStages × StageLen, black to move
-	white  [][]int16 // per stage: the pattern tables for white to move
-	sc     [NumStages][NumScalars]int32
+	w        []int16   // NumStages × StageLen, black to move
+	white    [][]int16 // per stage: the pattern tables for white to move
+	sc       [NumStages][NumScalars]int32
 }
 
 // NewModel builds a model of the std game (misere false) or anti from
