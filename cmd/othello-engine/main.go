@@ -13,7 +13,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
@@ -45,20 +44,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if set.Sel < 0 || set.Sel > std.SelExact || set.Selective < 0 {
 		return fmt.Errorf("-std-sel %d outside 0–%d or -std-selective %d negative", set.Sel, std.SelExact, set.Selective)
 	}
-	for _, part := range strings.Split(*without, ",") {
-		switch strings.TrimSpace(part) {
-		case "":
-		case "etc":
-			set.Without.NoETC = true
-		case "stability":
-			set.Without.NoStability = true
-		case "sort-search":
-			set.Without.NoSortSearch = true
-		case "incremental":
-			set.Without.Rebuild = true
-		default:
-			return fmt.Errorf("-without: unknown part %q (etc, stability, sort-search, incremental)", part)
-		}
+	var err error
+	if set.Without, err = std.ParseWithout(*without); err != nil {
+		return fmt.Errorf("-without: %w", err)
 	}
 	if *model != "" {
 		b, err := os.ReadFile(*model)

@@ -2,7 +2,9 @@ package std
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
+	"strings"
 	"time"
 )
 
@@ -34,6 +36,29 @@ type Options struct {
 	NoStability  bool // no stability cutoffs
 	NoSortSearch bool // order by mobility alone, never by a shallow search
 	Rebuild      bool // evaluate from indices rebuilt at every evaluation, not updated move by move
+}
+
+// ParseWithout reads a comma-separated list of the parts to switch off
+// (etc, stability, sort-search, incremental), as the engine's -without
+// flag and the benchmarks' OTHELLO_WITHOUT give it.
+func ParseWithout(list string) (Options, error) {
+	var o Options
+	for _, part := range strings.Split(list, ",") {
+		switch strings.TrimSpace(part) {
+		case "":
+		case "etc":
+			o.NoETC = true
+		case "stability":
+			o.NoStability = true
+		case "sort-search":
+			o.NoSortSearch = true
+		case "incremental":
+			o.Rebuild = true
+		default:
+			return Options{}, fmt.Errorf("unknown part %q (etc, stability, sort-search, incremental)", part)
+		}
+	}
+	return o, nil
 }
 
 // Searcher owns one search at a time: the table is kept across moves.

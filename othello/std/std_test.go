@@ -361,11 +361,17 @@ func midgameSet(tb testing.TB) []Position {
 // (OTHELLO_DEPTH, default 12) at selectivity OTHELLO_SEL (default 1; 5:
 // no ProbCut), each position from a cold table, and reports nodes per
 // op: the measure of ordering and cutoff changes (fewer nodes for the
-// same depth) next to ns/op (faster nodes).
+// same depth) next to ns/op (faster nodes). OTHELLO_WITHOUT switches
+// parts off as the engine's -without does, to measure each alone.
 func BenchmarkMidgame(b *testing.B) {
 	depth, sel := envInt("OTHELLO_DEPTH", 12), envInt("OTHELLO_SEL", 1)
 	set := midgameSet(b)
 	s := NewSearcher(testModel(b), 20)
+	without, err := ParseWithout(os.Getenv("OTHELLO_WITHOUT"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.SetOptions(without)
 	var nodes uint64
 	for b.Loop() {
 		for _, pos := range set {
@@ -403,4 +409,22 @@ func BenchmarkEndgame(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+func TestParseWithout(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Options
+		bad  bool
+	}{
+		{in: "", want: Options{}},
+		{in: "etc, stability", want: Options{NoETC: true, NoStability: true}},
+		{in: "sort-search,incremental", want: Options{NoSortSearch: true, Rebuild: true}},
+		{in: "etc,probcut", bad: true},
+	} {
+		got, err := ParseWithout(tc.in)
+		if (err != nil) != tc.bad || got != tc.want {
+			t.Errorf("ParseWithout(%q) = %+v, %v; want %+v, error %v", tc.in, got, err, tc.want, tc.bad)
+		}
+	}
 }
