@@ -13,10 +13,11 @@ import (
 // searcher (with its own transposition table) from a small pool, so the two
 // legs of a match can be searched at once.
 type Engine struct {
-	opts    EngineOptions
-	pool8   chan *searcher8
-	pool10  chan *searcher10
-	poolStd chan *std.Searcher
+	opts     EngineOptions
+	pool8    chan *searcher8
+	pool10   chan *searcher10
+	poolStd  chan *std.Searcher
+	poolAnti chan *std.Searcher
 
 	mu     sync.Mutex
 	clocks map[clockKey]*clockObs // per (match, leg, colour): what the clock did
@@ -72,7 +73,8 @@ type StdSettings struct {
 	Sel       int         // midgame ProbCut selectivity (std.SelExact: none)
 	Selective int         // probable solves from this many empties beyond the exact solve (0: none)
 	Without   std.Options // parts of the search switched off
-	Model     *std.Model  // the evaluation (nil: the embedded one)
+	Model     *std.Model  // the std evaluation (nil: the embedded one)
+	AntiModel *std.Model  // an anti evaluation (nil: anti is played by the generic searcher)
 }
 
 // DefaultStd are the std engine's settings: ProbCut at 1.2σ in the
@@ -87,7 +89,7 @@ func NewEngine(opts EngineOptions) *Engine {
 	if opts.Pool <= 0 {
 		opts.Pool = 4
 	}
-	return &Engine{opts: opts, pool8: make(chan *searcher8, opts.Pool), pool10: make(chan *searcher10, opts.Pool), poolStd: make(chan *std.Searcher, opts.Pool)}
+	return &Engine{opts: opts, pool8: make(chan *searcher8, opts.Pool), pool10: make(chan *searcher10, opts.Pool), poolStd: make(chan *std.Searcher, opts.Pool), poolAnti: make(chan *std.Searcher, opts.Pool)}
 }
 
 // Decision is a chosen move with what the search learned.
@@ -128,7 +130,7 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 			exact, maxDepth = e.opts.SolveAt, 64
 		}
 	}
-	if st.Mode == Std && !e.opts.HandWritten {
+	if (st.Mode == Std || st.Mode == Anti && e.opts.Std != nil && e.opts.Std.AntiModel != nil) && !e.opts.HandWritten {
 		if d, ok := e.chooseStd(ctx, p, soft, deadline, maxDepth); ok {
 			d.Elapsed = time.Since(start)
 			return d
@@ -164,14 +166,21 @@ const (
 	stdSolveAfterSelective = 16
 )
 
-// chooseStd searches a std position with the std package's engine; false
-// when the embedded evaluation is missing (the hand-written one plays).
+// chooseStd searches a std position, or an anti one when a trained anti
+// model is given (none is embedded: the one trained here lost to the
+// hand-written evaluation), with the std package's engine; false when the
+// embedded evaluation is missing (the generic searcher and the
+// hand-written evaluation play).
 func (e *Engine) chooseStd(ctx context.Context, p *Position, soft time.Duration, deadline time.Time, maxDepth int) (Decision, bool) {
 	set := DefaultStd
 	if e.opts.Std != nil {
 		set = *e.opts.Std
 	}
-	model := set.Model
+	st := p.State
+	model, pool := set.Model, e.poolStd
+	if st.Mode == Anti {
+		model, pool = set.AntiModel, e.poolAnti
+	}
 	if model == nil {
 		m, err := std.Embedded()
 		if err != nil {
@@ -181,18 +190,17 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, soft time.Duration,
 	}
 	var s *std.Searcher
 	select {
-	case s = <-e.poolStd:
+	case s = <-pool:
 	default:
 		s = std.NewSearcher(model, e.opts.TTBits+1)
 		s.SetOptions(set.Without)
 	}
 	defer func() {
 		select {
-		case e.poolStd <- s:
+		case pool <- s:
 		default:
 		}
 	}()
-	st := p.State
 	pl, op := st.Bitboards()
 	exact := exactEmptiesFor(deadline.Sub(time.Now()), 8)
 	lim := std.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, Sel: set.Sel, Exact: exact, Selective: exact + set.Selective, SolveAfter: stdSolveAfterExact}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/botarena/gamebot/othello/std"
 )
 
 // minimax is a plain, pruning-free solver on State (the reference for the
@@ -394,6 +396,37 @@ func TestShallowSearchMatchesNegamax(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestEngineAntiModel: given an anti model (here one of zeros, so that
+// only the search and the misère scoring are under test), the std engine
+// plays anti and its solves agree with minimax of the misère game.
+func TestEngineAntiModel(t *testing.T) {
+	m, err := std.NewModel(make([]int16, std.NumStages*std.StageLen), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := DefaultStd
+	set.AntiModel = m
+	e := NewEngine(EngineOptions{TTBits: 14, Std: &set})
+	rng := rand.New(rand.NewPCG(9, 2))
+	for i := range 4 {
+		s := randomPosition(rng, Anti, 8)
+		legal := s.LegalMoves()
+		if len(legal) == 0 {
+			continue
+		}
+		want := minimax(s.Clone())
+		d := e.Choose(context.Background(), &Position{State: s, Legal: legal, RemainingMs: 60000, BudgetMs: 10000})
+		if !d.Exact || int(d.Score) != want || !slices.Contains(legal, d.Move) {
+			t.Fatalf("#%d: move %d score %v exact %v, minimax %d", i, d.Move, d.Score, d.Exact, want)
+		}
+		c := s.Clone()
+		c.apply(d.Move)
+		if got := -minimax(c); got != want {
+			t.Fatalf("#%d: move %d scores %d, best %d", i, d.Move, got, want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&set.Sel, "std-sel", set.Sel, "std: midgame ProbCut selectivity, 0 (1.0σ) … 4 (2.6σ); 5: no ProbCut")
 	fs.IntVar(&set.Selective, "std-selective", set.Selective, "std: probable solves from this many empties before the exact solve (0: none)")
 	without := fs.String("without", "", "std: parts of the search to switch off, to measure them: comma-separated etc, stability, sort-search, incremental")
-	model := fs.String("model", "", "std: evaluation model file (default: the embedded one)")
+	model := fs.String("model", "", "evaluation model file: a std model replaces the embedded one; an anti model makes the std engine play anti with it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -53,8 +53,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if set.Model, err = std.DecodeModel(b); err != nil {
+		m, err := std.DecodeModel(b)
+		if err != nil {
 			return fmt.Errorf("-model %s: %w", *model, err)
+		}
+		if m.Misere {
+			set.AntiModel = m
+		} else {
+			set.Model = m
 		}
 	}
 	if fs.NArg() > 0 {
