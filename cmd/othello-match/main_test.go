@@ -39,7 +39,7 @@ func selfEngine(t *testing.T) string {
 func TestMatchesAllModes(t *testing.T) {
 	eng := selfEngine(t)
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "10m", "-seed", "3"}, &out, &errb)
+	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "10m", "-max-think", "5m", "-seed", "3"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
@@ -93,7 +93,7 @@ func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
 
 func TestFailuresOfAExitCode(t *testing.T) {
 	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "10m"}, &out, &errb)
+	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "10m", "-max-think", "5m"}, &out, &errb)
 	if !errors.Is(err, errFailures) {
 		t.Fatalf("err %v, want errFailures\n%s", err, out.String())
 	}
@@ -136,7 +136,7 @@ func TestInterruptedRunSummarises(t *testing.T) {
 // the summary says so with A's disc margin.
 func TestSPRTStopsEarly(t *testing.T) {
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-n", "400", "-a", selfEngine(t), "-b", "exit 1", "-clock", "10m", "-b-clock", "2s", "-sprt", "0,30", "-q"}, &out, &errb)
+	err := run(t.Context(), []string{"-n", "400", "-a", selfEngine(t), "-b", "exit 1", "-clock", "10m", "-max-think", "5m", "-b-clock", "2s", "-sprt", "0,30", "-q"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
