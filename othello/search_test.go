@@ -118,7 +118,7 @@ func TestSolverMatchesMinimax(t *testing.T) {
 // minimax value and a best move when the position is solvable.
 func TestEngineSolvesExactly(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 1))
-	e := NewEngine(EngineOptions{TTBits: 14})
+	e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 64, SolveAt: 64})
 	for _, mode := range Modes {
 		for i := range 3 {
 			s := randomPosition(rng, mode, 8)
@@ -410,7 +410,7 @@ func TestEngineAntiModel(t *testing.T) {
 	}
 	set := DefaultStd
 	set.AntiModel = m
-	e := NewEngine(EngineOptions{TTBits: 14, Std: &set})
+	e := NewEngine(EngineOptions{TTBits: 14, Std: &set, MaxDepth: 64, SolveAt: 64})
 	rng := rand.New(rand.NewPCG(9, 2))
 	for i := range 4 {
 		s := randomPosition(rng, Anti, 8)
