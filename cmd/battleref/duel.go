@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/internal/stats"
 )
 

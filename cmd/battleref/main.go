@@ -14,7 +14,7 @@
 //
 // -record DIR (duel modes) writes one JSON Lines record per game: both
 // fleets, every shot with its result (and latency over HTTP), the winner
-// and any invalid answer (format: internal/record, duel.go). show replays
+// and any invalid answer (format: battleship/record). show replays
 // a game in the terminal; report makes one self-contained HTML page: the
 // win rate with its Wilson 95% interval, the shots to win, the latencies
 // and a duel viewer that steps through a game shot by shot.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/internal/browsertest"
-	"github.com/botarena/gamebot/internal/record"
 )
 
 // small is a quick board for the record tests.

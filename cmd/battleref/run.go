@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/battleship/record"
 )
 
 type config struct {

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/internal/cli"
-	"github.com/botarena/gamebot/internal/record"
 )
 
 // show: a recorded duel game in the terminal.

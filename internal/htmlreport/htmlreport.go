@@ -10,7 +10,7 @@
 // deal viewer that steps through the bidding and the tricks with the four
 // hands shown.
 //
-// Battleship (WriteDuels, duel.*, in duel.go).
+// Battleship: battleship/report, on the kit of kit.go.
 package htmlreport
 
 import (

@@ -1,4 +1,9 @@
-package htmlreport
+// Package report turns battleship duel records (battleship/record) into
+// one self-contained HTML page, on the page kit of internal/htmlreport:
+// the subject's win rate with its Wilson 95% band, results and shots to
+// win per opponent, latency histograms of the recorded HTTP calls (init,
+// play-turn), and a duel viewer that steps through a game shot by shot.
+package report
 
 import (
 	_ "embed"
@@ -8,11 +13,10 @@ import (
 	"io"
 	"slices"
 
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/internal/htmlreport"
 	"github.com/botarena/gamebot/internal/stats"
 )
-
-// The battleship page: battleref's duel records.
 
 //go:embed duel.html.tmpl
 var duelTemplate string
@@ -53,8 +57,8 @@ type DuelReport struct {
 	Shots, OppShots ShotSummary
 	Curve           template.HTML
 	Opponent        []DuelOpponentRow
-	Latency         []LatencyBlock
-	List            []GameRow
+	Latency         []htmlreport.LatencyBlock
+	List            []htmlreport.GameRow
 	Viewer          template.JS // the duel viewer's data, JSON
 	Omitted         int         // games left out of the viewer
 }
@@ -99,7 +103,7 @@ func WriteDuels(w io.Writer, duels []*record.Duel, opt DuelOptions) error {
 	if err != nil {
 		return err
 	}
-	return writePage(w, duelTemplate, duelCSS, duelJS, "battleref", r)
+	return htmlreport.WritePage(w, duelTemplate, duelCSS, duelJS, "battleref", r)
 }
 
 // BuildDuels computes the battleship report.
@@ -158,7 +162,7 @@ func BuildDuels(duels []*record.Duel, opt DuelOptions) (*DuelReport, error) {
 				addLat(h.Players[s.Seat], "play-turn", s.MS)
 			}
 		}
-		row := GameRow{Match: h.Game, Text: d.Describe(), Result: "stopped"}
+		row := htmlreport.GameRow{Match: h.Game, Text: d.Describe(), Result: "stopped"}
 		won := d.Winner()
 		if won < 0 {
 			r.Stopped++
@@ -209,12 +213,12 @@ func BuildDuels(duels []*record.Duel, opt DuelOptions) (*DuelReport, error) {
 		o.row.Shots, o.row.OppShots = summarize(o.shots), summarize(o.agst)
 		r.Opponent = append(r.Opponent, o.row)
 	}
-	r.Curve = curveSVG(curve, "game")
+	r.Curve = htmlreport.Curve(curve, "game")
 	for _, p := range latOrder {
-		blk := LatencyBlock{Player: p}
+		blk := htmlreport.LatencyBlock{Player: p}
 		for _, k := range []string{"init", "play-turn"} {
 			if len(lat[p][k]) > 0 {
-				blk.Kinds = append(blk.Kinds, kindHistogram(k, lat[p][k]))
+				blk.Kinds = append(blk.Kinds, htmlreport.Histogram(k, lat[p][k]))
 			}
 		}
 		r.Latency = append(r.Latency, blk)

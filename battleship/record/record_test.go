@@ -223,3 +223,39 @@ func TestDuelWriteErrorKept(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// FuzzReadDuel: whatever the input, ReadDuel returns a consistent record
+// or an error, never a panic.
+func FuzzReadDuel(f *testing.F) {
+	f.Add(playDuel(f, 1, "", -1))
+	f.Add(playDuel(f, 3, "01,2", 9))
+	f.Add([]byte(`{"type":"duel","version":1,"width":3,"height":1,"fleet":[1,0,0,0,0,0]}` + "\n" +
+		`{"type":"fleet","seat":0,"ships":[[[2,0]]]}` + "\n" + `{"type":"fleet","seat":1,"ships":[[[0,0]]]}` + "\n" +
+		`{"type":"shot","shot":1,"seat":0,"cell":[0,0],"result":"sunk"}` + "\n" + `{"type":"end","winner":0,"shots":[1,0]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := ReadDuel(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		r := d.Header.Rules()
+		for i, s := range d.Shots {
+			if s.Shot != i+1 || s.Seat&1 != s.Seat || s.Cell[0] < 0 || s.Cell[0] >= r.W || s.Cell[1] < 0 || s.Cell[1] >= r.H {
+				t.Fatalf("inconsistent shot %d: %+v", i+1, s)
+			}
+			if s.Ship >= len(d.Fleets[1-s.Seat]) || (s.Result == ResultMiss) != (s.Ship < 0) {
+				t.Fatalf("shot %+v: ship out of the fleet", s)
+			}
+		}
+		for _, f := range d.Fleets {
+			if f != nil && battleship.CheckPlacement(r, f) != nil {
+				t.Fatalf("invalid fleet %v", f)
+			}
+		}
+		_ = d.Describe()
+		_ = d.Winner()
+	})
+}

@@ -1,9 +1,7 @@
-package record
-
-// The battleship referee's game record (battleref -record): one JSON Lines
-// file per duel game, like the Giretra record's one file per match. A
-// file is written by the goroutine that plays its game, so games played
-// at once never share a file, and one game can be shown or mailed alone.
+// Package record is the battleship referee's game record (battleref
+// -record): one JSON Lines file per duel game. A file is written by the
+// goroutine that plays its game, so games played at once never share a
+// file, and one game can be shown or mailed alone.
 //
 //	duel   the header: command, game number, seed, board, fleet rules,
 //	       both players by seat (seat 0 shoots first), the subject
@@ -18,6 +16,7 @@ package record
 // Cells are [x, y] from 0, x the column. A shot's "target" is the answer
 // as the arena compares it with ship cells, written only when it is not
 // the canonical "x,y" (a leading zero: the arena finds no ship there).
+package record
 
 import (
 	"fmt"
@@ -29,6 +28,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/jsonl"
 )
 
 // DuelVersion is the duel format's version, in every duel header.
@@ -39,6 +39,7 @@ const (
 	TypeDuel  = "duel"
 	TypeFleet = "fleet"
 	TypeShot  = "shot"
+	TypeEnd   = "end"
 )
 
 // Shot results.
@@ -130,8 +131,8 @@ func ShipCells(s battleship.Ship) []Cell {
 // may be called on a nil *DuelWriter (not recording): they do nothing.
 // Writing errors are kept and returned by End.
 type DuelWriter struct {
-	mu sync.Mutex
-	lines
+	mu    sync.Mutex
+	out   *jsonl.Writer
 	shots [2]int
 }
 
@@ -146,9 +147,9 @@ func CreateDuel(path string, h DuelHeader) (*DuelWriter, error) {
 
 // NewDuel is CreateDuel on any writer; End closes it if it is an io.Closer.
 func NewDuel(w io.Writer, h DuelHeader) *DuelWriter {
-	dw := &DuelWriter{lines: newLines(w)}
+	dw := &DuelWriter{out: jsonl.NewWriter(w)}
 	h.Type, h.Version = TypeDuel, DuelVersion
-	dw.put(&h)
+	dw.out.Put(&h)
 	return dw
 }
 
@@ -160,11 +161,11 @@ func (w *DuelWriter) Fleet(seat int, ships []battleship.Ship, d time.Duration) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	l := FleetLine{Type: TypeFleet, Seat: seat, Ships: make([][]Cell, len(ships)), MS: Millis(d)}
+	l := FleetLine{Type: TypeFleet, Seat: seat, Ships: make([][]Cell, len(ships)), MS: jsonl.Millis(d)}
 	for i, s := range ships {
 		l.Ships[i] = ShipCells(s)
 	}
-	w.put(&l)
+	w.out.Put(&l)
 }
 
 // Shot records a shot: target is the answer as the arena compares it (a
@@ -179,7 +180,7 @@ func (w *DuelWriter) Shot(seat int, target, result string, d time.Duration) {
 	defer w.mu.Unlock()
 	cell, _ := targetCell(target)
 	w.shots[seat&1]++
-	l := ShotLine{Type: TypeShot, Shot: w.shots[0] + w.shots[1], Seat: seat, Cell: cell, MS: Millis(d)}
+	l := ShotLine{Type: TypeShot, Shot: w.shots[0] + w.shots[1], Seat: seat, Cell: cell, MS: jsonl.Millis(d)}
 	if target != battleship.FormatTarget(cell[0], cell[1]) {
 		l.Target = target
 	}
@@ -191,7 +192,7 @@ func (w *DuelWriter) Shot(seat int, target, result string, d time.Duration) {
 	default:
 		l.Result = ResultSunk
 	}
-	w.put(&l)
+	w.out.Put(&l)
 }
 
 // End writes the last line: the winner's seat (< 0: none, the game was
@@ -209,8 +210,8 @@ func (w *DuelWriter) End(winner int, invalid string, err error, interrupted bool
 	} else if winner >= 0 {
 		l.Winner = &winner
 	}
-	w.put(&l)
-	return w.close()
+	w.out.Put(&l)
+	return w.out.Close()
 }
 
 // targetCell reads a valid shot's cell: decimal x and y, leading zeros
@@ -253,7 +254,7 @@ type Shot struct {
 
 // ReadDuelFile reads the duel record at path.
 func ReadDuelFile(path string) (*Duel, error) {
-	d, err := readFile(path, ReadDuel)
+	d, err := jsonl.ReadFile(path, ReadDuel)
 	if err == nil {
 		d.Path = path
 	}
@@ -261,12 +262,12 @@ func ReadDuelFile(path string) (*Duel, error) {
 }
 
 // ReadDuelDir reads every *.jsonl duel record in dir, in file-name order.
-func ReadDuelDir(dir string) ([]*Duel, error) { return readDir(dir, ReadDuelFile) }
+func ReadDuelDir(dir string) ([]*Duel, error) { return jsonl.ReadDir(dir, ReadDuelFile) }
 
 // FindDuel opens path, a duel record or a folder of them, and returns game
 // number n of it (0: the first).
 func FindDuel(path string, n int) (*Duel, error) {
-	return find(path, n, "game", ReadDuelFile, ReadDuelDir, func(d *Duel) int { return d.Header.Game })
+	return jsonl.Find(path, n, "game", ReadDuelFile, ReadDuelDir, func(d *Duel) int { return d.Header.Game })
 }
 
 // ReadDuel reads and checks one duel game's record: the fleets must fit
@@ -277,94 +278,94 @@ func ReadDuel(r io.Reader) (*Duel, error) {
 	var rules battleship.Rules
 	var arenas [2]*battleship.Arena // each seat's fleet, shot at by the other
 	var shots [2]int
-	err := scan(r, func(n int, probe lineType, b []byte) error {
+	err := jsonl.Scan(r, func(n int, typ string, b []byte) error {
 		if n == 1 {
-			if probe.Type != TypeDuel {
-				return lineError(n, "a duel record starts with a %q line, not %q", TypeDuel, probe.Type)
+			if typ != TypeDuel {
+				return jsonl.LineError(n, "a duel record starts with a %q line, not %q", TypeDuel, typ)
 			}
 			h := &d.Header
-			if err := strict(b, h); err != nil {
-				return lineError(n, "%v", err)
+			if err := jsonl.Strict(b, h); err != nil {
+				return jsonl.LineError(n, "%v", err)
 			}
 			if h.Version < 1 || h.Version > DuelVersion {
-				return lineError(n, "format version %d (this reader knows 1..%d)", h.Version, DuelVersion)
+				return jsonl.LineError(n, "format version %d (this reader knows 1..%d)", h.Version, DuelVersion)
 			}
 			rules = h.Rules()
 			if err := rules.Check(); err != nil {
-				return lineError(n, "rules: %v", err)
+				return jsonl.LineError(n, "rules: %v", err)
 			}
 			if h.SubjectSeat != 0 && h.SubjectSeat != 1 {
-				return lineError(n, "subject seat %d", h.SubjectSeat)
+				return jsonl.LineError(n, "subject seat %d", h.SubjectSeat)
 			}
 			return nil
 		}
 		if d.End != nil {
-			return lineError(n, "a line after the end line")
+			return jsonl.LineError(n, "a line after the end line")
 		}
 		seatOK := func(s int) error {
 			if s != 0 && s != 1 {
-				return lineError(n, "seat %d", s)
+				return jsonl.LineError(n, "seat %d", s)
 			}
 			return nil
 		}
-		switch probe.Type {
+		switch typ {
 		case TypeDuel:
-			return lineError(n, "a second header")
+			return jsonl.LineError(n, "a second header")
 		case TypeFleet:
 			var l FleetLine
-			if err := strict(b, &l); err != nil {
-				return lineError(n, "%v", err)
+			if err := jsonl.Strict(b, &l); err != nil {
+				return jsonl.LineError(n, "%v", err)
 			}
 			if err := seatOK(l.Seat); err != nil {
 				return err
 			}
 			if d.Fleets[l.Seat] != nil || len(d.Shots) > 0 {
-				return lineError(n, "a second fleet for seat %d, or a fleet after the shots", l.Seat)
+				return jsonl.LineError(n, "a second fleet for seat %d, or a fleet after the shots", l.Seat)
 			}
 			ships := make([]battleship.Ship, 0, len(l.Ships))
 			for _, cells := range l.Ships {
 				s, err := shipOf(rules, cells)
 				if err != nil {
-					return lineError(n, "%v", err)
+					return jsonl.LineError(n, "%v", err)
 				}
 				ships = append(ships, s)
 			}
 			if err := battleship.CheckPlacement(rules, ships); err != nil {
-				return lineError(n, "%v", err)
+				return jsonl.LineError(n, "%v", err)
 			}
 			d.Fleets[l.Seat], d.FleetMS[l.Seat] = ships, l.MS
 			arenas[l.Seat] = battleship.NewArena(rules, ships)
 		case TypeShot:
 			var l ShotLine
-			if err := strict(b, &l); err != nil {
-				return lineError(n, "%v", err)
+			if err := jsonl.Strict(b, &l); err != nil {
+				return jsonl.LineError(n, "%v", err)
 			}
 			if err := seatOK(l.Seat); err != nil {
 				return err
 			}
 			if arenas[0] == nil || arenas[1] == nil {
-				return lineError(n, "a shot before both fleets")
+				return jsonl.LineError(n, "a shot before both fleets")
 			}
 			if l.Shot != len(d.Shots)+1 {
-				return lineError(n, "shot %d after %d shots", l.Shot, len(d.Shots))
+				return jsonl.LineError(n, "shot %d after %d shots", l.Shot, len(d.Shots))
 			}
 			x, y := l.Cell[0], l.Cell[1]
 			if x < 0 || y < 0 || x >= rules.W || y >= rules.H {
-				return lineError(n, "cell %v is off the %dx%d board", l.Cell, rules.W, rules.H)
+				return jsonl.LineError(n, "cell %v is off the %dx%d board", l.Cell, rules.W, rules.H)
 			}
 			target := battleship.FormatTarget(x, y)
 			if l.Target != "" {
 				if t, ok := arenas[1-l.Seat].ValidShot(l.Target); !ok || t != l.Target || l.Target == target {
-					return lineError(n, "target %q: not a valid shot written otherwise than %q", l.Target, target)
+					return jsonl.LineError(n, "target %q: not a valid shot written otherwise than %q", l.Target, target)
 				}
 				if c, ok := targetCell(l.Target); !ok || c != l.Cell {
-					return lineError(n, "target %q is not cell %v", l.Target, l.Cell)
+					return jsonl.LineError(n, "target %q is not cell %v", l.Target, l.Cell)
 				}
 				target = l.Target
 			}
 			him := arenas[1-l.Seat]
 			if him.Remaining() == 0 {
-				return lineError(n, "seat %d shoots at a fleet already sunk", l.Seat)
+				return jsonl.LineError(n, "seat %d shoots at a fleet already sunk", l.Seat)
 			}
 			want := ResultMiss
 			switch battleship.ParseResult(him.Shoot(target)) {
@@ -374,7 +375,7 @@ func ReadDuel(r io.Reader) (*Duel, error) {
 				want = ResultSunk
 			}
 			if l.Result != want {
-				return lineError(n, "result %q, the arena answers %q", l.Result, want)
+				return jsonl.LineError(n, "result %q, the arena answers %q", l.Result, want)
 			}
 			s := Shot{ShotLine: l, Line: n, Ship: -1}
 			if want != ResultMiss {
@@ -384,11 +385,11 @@ func ReadDuel(r io.Reader) (*Duel, error) {
 			shots[l.Seat]++
 		case TypeEnd:
 			var l DuelEnd
-			if err := strict(b, &l); err != nil {
-				return lineError(n, "%v", err)
+			if err := jsonl.Strict(b, &l); err != nil {
+				return jsonl.LineError(n, "%v", err)
 			}
 			if l.Shots != shots {
-				return lineError(n, "end counts %v shots, the record holds %v", l.Shots, shots)
+				return jsonl.LineError(n, "end counts %v shots, the record holds %v", l.Shots, shots)
 			}
 			if l.Winner != nil {
 				w := *l.Winner
@@ -396,10 +397,10 @@ func ReadDuel(r io.Reader) (*Duel, error) {
 					return err
 				}
 				if l.Error != "" {
-					return lineError(n, "a winner and an error")
+					return jsonl.LineError(n, "a winner and an error")
 				}
 				if l.Invalid == "" && (arenas[1-w] == nil || arenas[1-w].Remaining() != 0) {
-					return lineError(n, "seat %d wins without sinking the fleet", w)
+					return jsonl.LineError(n, "seat %d wins without sinking the fleet", w)
 				}
 			}
 			d.End = &l

@@ -1,4 +1,4 @@
-package htmlreport
+package report
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/battleship/record"
 )
 
 // duel builds a duel record on a 3x1 board with one ship of length 1:
