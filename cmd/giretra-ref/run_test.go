@@ -437,21 +437,6 @@ func TestValidateFolderBot(t *testing.T) {
 	}
 }
 
-func TestPercentile(t *testing.T) {
-	var ds []time.Duration
-	for v := range 10 {
-		ds = append(ds, time.Duration(v+1))
-	}
-	for _, tt := range []struct {
-		p    int
-		want time.Duration
-	}{{50, 5}, {95, 10}, {99, 10}, {1, 1}} {
-		if got := percentile(ds, tt.p); got != tt.want {
-			t.Errorf("p%d = %v, want %v", tt.p, got, tt.want)
-		}
-	}
-}
-
 func TestSplitArgs(t *testing.T) {
 	tests := []struct {
 		in   string

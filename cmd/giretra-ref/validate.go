@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+
+	"github.com/botarena/gamebot/internal/stats"
 )
 
 // timingStats is the engine's DecisionTimingStats, in milliseconds.
@@ -28,12 +30,6 @@ type timingStats struct {
 
 func ms(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
 
-// percentile is the engine's: sorted[ceil(p/100·n) − 1], clamped.
-func percentile(sorted []time.Duration, p int) time.Duration {
-	i := int(math.Ceil(float64(p)/100*float64(len(sorted)))) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
-}
-
 func computeStats(kind string, ds []time.Duration) timingStats {
 	st := timingStats{Kind: kind, Count: len(ds)}
 	if len(ds) == 0 {
@@ -46,7 +42,7 @@ func computeStats(kind string, ds []time.Duration) timingStats {
 		sum += d
 	}
 	st.Min, st.Max, st.Avg = ms(s[0]), ms(s[len(s)-1]), ms(sum/time.Duration(len(s)))
-	st.P50, st.P95, st.P99 = ms(percentile(s, 50)), ms(percentile(s, 95)), ms(percentile(s, 99))
+	st.P50, st.P95, st.P99 = ms(stats.Quantile(s, 0.5)), ms(stats.Quantile(s, 0.95)), ms(stats.Quantile(s, 0.99))
 	return st
 }
 
@@ -82,7 +78,7 @@ func computeTrend(recs []*matchRecord, matches, sideIdx int) []trendEntry {
 		}
 		slices.Sort(first)
 		slices.Sort(second)
-		f, s := first[len(first)/2], second[len(second)/2]
+		f, s := stats.Quantile(first, 0.5), stats.Quantile(second, 0.5)
 		out = append(out, trendEntry{Kind: kindNames[k], FirstHalf: ms(f), SecondHalf: ms(s), Degradation: f > 0 && s > 2*f})
 	}
 	return out

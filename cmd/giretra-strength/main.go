@@ -336,8 +336,7 @@ func (c *campaign) report(stdout io.Writer, t *tally) {
 			continue
 		}
 		slices.Sort(d)
-		q := func(f float64) time.Duration { return d[min(len(d)-1, int(f*float64(len(d))))] }
-		fmt.Fprintf(stdout, "latency %-8s n=%d p50=%v p90=%v p99=%v max=%v\n", k, len(d), q(0.5), q(0.9), q(0.99), d[len(d)-1])
+		fmt.Fprintf(stdout, "latency %-8s n=%d p50=%v p90=%v p99=%v max=%v\n", k, len(d), stats.Quantile(d, 0.5), stats.Quantile(d, 0.9), stats.Quantile(d, 0.99), d[len(d)-1])
 	}
 }
 

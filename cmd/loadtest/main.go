@@ -35,6 +35,7 @@ import (
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/enginehttp"
 	"github.com/botarena/gamebot/internal/middeal"
+	"github.com/botarena/gamebot/internal/stats"
 )
 
 func main() { cli.Main("loadtest", run) }
@@ -266,7 +267,7 @@ func hammer(ctx context.Context, c *http.Client, base string, reqs []request, o 
 	r := Result{Conns: o.conns, Requests: int64(len(lat)), Errors: errs.Load(), Seconds: elapsed.Seconds(), FirstError: firstErr, PeakRSSMiB: <-peak}
 	if n := len(lat); n > 0 {
 		r.PerSecond = float64(n) / elapsed.Seconds()
-		r.P50ms, r.P99ms, r.MaxMs = ms(lat[n/2]), ms(lat[n*99/100]), ms(lat[n-1])
+		r.P50ms, r.P99ms, r.MaxMs = ms(stats.Quantile(lat, 0.5)), ms(stats.Quantile(lat, 0.99)), ms(lat[n-1])
 	}
 	return r
 }

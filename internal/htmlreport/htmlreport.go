@@ -339,8 +339,7 @@ func latency(ms []*record.Match) []LatencyBlock {
 func kindHistogram(kind string, ms []float64) KindHistogram {
 	v := slices.Clone(ms)
 	slices.Sort(v)
-	q := func(f float64) float64 { return v[min(len(v)-1, max(0, int(math.Ceil(f*float64(len(v))))-1))] }
-	return KindHistogram{Kind: kind, Count: len(v), P50: q(0.5), P95: q(0.95), P99: q(0.99), Max: v[len(v)-1], SVG: histogramSVG(v)}
+	return KindHistogram{Kind: kind, Count: len(v), P50: stats.Quantile(v, 0.5), P95: stats.Quantile(v, 0.95), P99: stats.Quantile(v, 0.99), Max: v[len(v)-1], SVG: histogramSVG(v)}
 }
 
 // histogramSVG draws latencies (sorted, ms) in doubling buckets.
