@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 func runJSON(t *testing.T, args ...string) (*report, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(t.Context(), append([]string{"-json"}, args...), &out, &errOut)
+	err := run(t.Context(), append([]string{"-json"}, args...), cli.Env(nil), nil, &out, &errOut)
 	if err != nil {
 		t.Fatalf("run %v: %v\nstderr: %s", args, err, errOut.String())
 	}
@@ -116,7 +117,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"extra"},
 	} {
 		var out, errOut bytes.Buffer
-		if err := run(t.Context(), args, &out, &errOut); err == nil {
+		if err := run(t.Context(), args, cli.Env(nil), nil, &out, &errOut); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
@@ -124,7 +125,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 
 func TestTextReport(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"-mode", "target", "-n", "2", "-seed", "3"}, &out, &errOut); err != nil {
+	if err := run(t.Context(), []string{"-mode", "target", "-n", "2", "-seed", "3"}, cli.Env(nil), nil, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"games 2", "wins 2", "shots mean", "latency over"} {
@@ -183,7 +184,7 @@ func TestRunCalibrate(t *testing.T) {
 	}
 	// Text table.
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"-mode", "calibrate", "-n", "4", "-seed", "3"}, &out, &errOut); err != nil {
+	if err := run(t.Context(), []string{"-mode", "calibrate", "-n", "4", "-seed", "3"}, cli.Env(nil), nil, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"mode calibrate", "seed 3", "self ", "self-told", "density-told", "4/4", "vs self"} {
@@ -241,7 +242,7 @@ func TestInterruptedRunReports(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			cancel()
 			var out, errOut bytes.Buffer
-			err := run(ctx, []string{"-json", "-mode", mode, "-n", "5"}, &out, &errOut)
+			err := run(ctx, []string{"-json", "-mode", mode, "-n", "5"}, cli.Env(nil), nil, &out, &errOut)
 			var rep report
 			if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil || !errors.Is(err, context.Canceled) {
 				t.Fatalf("err %v, report %v: %s", err, jerr, out.String())

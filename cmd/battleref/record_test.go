@@ -13,6 +13,7 @@ import (
 
 	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/internal/browsertest"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // small is a quick board for the record tests.
@@ -21,7 +22,7 @@ var small = []string{"-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0"}
 func runText(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(t.Context(), args, &out, &errOut)
+	err := run(t.Context(), args, cli.Env(nil), nil, &out, &errOut)
 	return out.String() + errOut.String(), err
 }
 

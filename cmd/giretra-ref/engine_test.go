@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // engineCheckout makes a Giretra checkout in a temporary folder (a .git
@@ -132,7 +134,7 @@ func TestEngineCommandLines(t *testing.T) {
 			}
 			t.Chdir(dir)
 			var out, errb bytes.Buffer
-			err := run(t.Context(), args, &out, &errb)
+			err := run(t.Context(), args, cli.Env(nil), nil, &out, &errb)
 			if err != nil {
 				t.Fatalf("%s (%s): %v\nstdout:\n%s\nstderr:\n%s", l.line, l.source, err, out.String(), errb.String())
 			}

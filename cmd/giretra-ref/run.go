@@ -49,8 +49,9 @@ bots; -x and --x are the same flag; a boolean flag may be followed by true
 or false (--shuffle false), as in giretra-manage.
 `
 
-// runEnv is where run writes.
+// runEnv is what run reads (the environment) and writes to.
 type runEnv struct {
+	getenv func(string) string
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -103,8 +104,8 @@ func (e *usageError) Error() string { return e.msg + " (see giretra-ref help)" }
 func usageErr(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 // run is the command: args are the mode, then flags and bots in any order.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	env := &runEnv{stdout: stdout, stderr: stderr}
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	env := &runEnv{getenv: getenv, stdout: stdout, stderr: stderr}
 	if len(args) < 1 {
 		printUsage(stderr)
 		return usageErr("missing command")
@@ -440,7 +441,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 func newProgress(env *runEnv, o *options, total int) *progress {
-	on := !o.noProgress && os.Getenv("CI") == "" && isTerminal(env.stderr)
+	on := !o.noProgress && env.getenv("CI") == "" && isTerminal(env.stderr)
 	return &progress{w: env.stderr, on: on, total: total}
 }
 

@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // runRef runs the command and returns stdout, stderr and the error.
 func runRef(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(t.Context(), args, &out, &errb)
+	err := run(t.Context(), args, cli.Env(nil), nil, &out, &errb)
 	return out.String(), errb.String(), err
 }
 
@@ -544,7 +545,7 @@ func TestInterruptedRunReportsWhatItPlayed(t *testing.T) {
 				args = append(args, "random")
 			}
 			var out, errb bytes.Buffer
-			err := run(ctx, args, &out, &errb)
+			err := run(ctx, args, cli.Env(nil), nil, &out, &errb)
 			if tt.wantCrash > 0 && !errors.Is(err, errFailed) || tt.wantCrash == 0 && (!errors.Is(err, context.Canceled) || errors.Is(err, errFailed)) {
 				t.Errorf("err %v", err)
 			}

@@ -225,7 +225,7 @@ func (c *campaign) play(ctx context.Context, stdout, stderr io.Writer) *tally {
 	return t
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("giretra-strength", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c campaign

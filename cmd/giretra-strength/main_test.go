@@ -15,11 +15,12 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 func runStrength(ctx context.Context, args ...string) (string, string, error) {
 	var out, errb bytes.Buffer
-	err := run(ctx, args, &out, &errb)
+	err := run(ctx, args, cli.Env(nil), nil, &out, &errb)
 	return out.String(), errb.String(), err
 }
 

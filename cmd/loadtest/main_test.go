@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // fakeServer answers the routes loadtest uses and records what it saw: the
@@ -60,7 +62,7 @@ func TestRunAgainstAFakeServer(t *testing.T) {
 	defer srv.Close()
 	report := filepath.Join(t.TempDir(), "report.json")
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "decide", "-conns", "2", "-duration", "200ms", "-json", report}, &out, &errb)
+	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "decide", "-conns", "2", "-duration", "200ms", "-json", report}, cli.Env(nil), nil, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
@@ -97,7 +99,7 @@ func TestServerErrorsFailTheRun(t *testing.T) {
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "notify", "-conns", "1", "-duration", "100ms"}, &out, io.Discard)
+	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "notify", "-conns", "1", "-duration", "100ms"}, cli.Env(nil), nil, &out, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "notify:") || !strings.Contains(out.String(), "first error") {
 		t.Errorf("err %v, output %q", err, out.String())
 	}
@@ -110,7 +112,7 @@ func TestInterruptedRunReportsWhatItRan(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	var out bytes.Buffer
-	err := run(ctx, []string{"-url", srv.URL, "-duration", "1m"}, &out, io.Discard)
+	err := run(ctx, []string{"-url", srv.URL, "-duration", "1m"}, cli.Env(nil), nil, &out, io.Discard)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "interrupted: 0 of 3 scenarios run") {
 		t.Errorf("err %v, output %q", err, out.String())
 	}
@@ -130,7 +132,7 @@ func TestFlagsAndLoopback(t *testing.T) {
 		{[]string{"extra"}, "unexpected arguments"},
 	}
 	for _, tt := range tests {
-		err := run(t.Context(), tt.args, io.Discard, io.Discard)
+		err := run(t.Context(), tt.args, cli.Env(nil), nil, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 			t.Errorf("%q: err %v, want %q", tt.args, err, tt.wantErr)
 		}
