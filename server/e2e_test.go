@@ -14,7 +14,7 @@ import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
 	"github.com/botarena/gamebot/giretra/wire"
-	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -104,12 +104,12 @@ func TestEndToEndMatches(t *testing.T) {
 		for m := range 2 {
 			wg.Go(func() {
 				seed := uint64(i*10 + m)
-				client := enginehttp.NewClient(ts.URL, sc.dialect, sc.notify, 1)
+				client := remote.NewClient(ts.URL, sc.dialect, sc.notify, 1)
 				defer client.Close()
 				var players [4]giretra.Player
 				for p := range giretra.Position(4) {
 					if p.Team() == sc.team && !(sc.dialect == wire.Seed && p != giretra.Bottom) {
-						players[p] = timed{enginehttp.NewSeat(client, p, nil), &mu, &latency}
+						players[p] = timed{remote.NewSeat(client, p, nil), &mu, &latency}
 					} else {
 						players[p] = randomSeat{rand.New(rand.NewPCG(seed, uint64(p)))}
 					}

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/meta"
 )
 
@@ -171,7 +171,7 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 		p.stop()
 		return nil, &infraError{err}
 	}
-	if err := enginehttp.SmokeTest(ctx, p.baseURL); err != nil {
+	if err := remote.SmokeTest(ctx, p.baseURL); err != nil {
 		p.stop()
 		return nil, &infraError{err}
 	}

@@ -13,9 +13,9 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/record"
+	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
-	"github.com/botarena/gamebot/internal/enginehttp"
-	"github.com/botarena/gamebot/internal/record"
 	"github.com/botarena/gamebot/meta"
 )
 
@@ -25,7 +25,7 @@ type side struct {
 	spec  string // as given on the command line
 	name  string
 	agent string
-	bot   *enginehttp.Client
+	bot   *remote.Client
 	proc  *botProcess
 }
 
@@ -64,7 +64,7 @@ func openSide(ctx context.Context, spec string, bs botSpec, o sideOptions, logw 
 		case o.dialect == wire.Seed:
 			n = seedDefaultNotify()
 		}
-		s.bot = enginehttp.NewClient(bs.url, o.dialect, n, o.concurrency)
+		s.bot = remote.NewClient(bs.url, o.dialect, n, o.concurrency)
 	default:
 		p, err := launchBot(ctx, bs.dir, logw)
 		if err != nil {
@@ -75,7 +75,7 @@ func openSide(ctx context.Context, spec string, bs botSpec, o sideOptions, logw 
 		if o.dialect == wire.Seed && !p.meta.Listed {
 			n = seedDefaultNotify()
 		}
-		s.bot = enginehttp.NewClient(p.baseURL, o.dialect, n, o.concurrency)
+		s.bot = remote.NewClient(p.baseURL, o.dialect, n, o.concurrency)
 	}
 	if o.decisionTO > 0 {
 		s.bot.DecisionTimeout = o.decisionTO
@@ -104,7 +104,7 @@ func (s *side) player(seat giretra.Position, k, slot int, base int64, seeded boo
 			v := base + int64(2*k+slot)
 			seed = &v
 		}
-		return enginehttp.NewSeat(s.bot, seat, seed)
+		return remote.NewSeat(s.bot, seat, seed)
 	}
 	p, _ := agents.New(s.agent, rand.New(rand.NewPCG(uint64(base), uint64(4*k+int(seat)))))
 	return p
@@ -171,9 +171,9 @@ type watched struct {
 	limitMS int  // decision time limit for violations (validate -timeout), 0 = none
 	keep    bool // keep side a's decisions (validate -d)
 
-	w       *record.Writer   // the match's record, nil when not recording
-	events  bool             // this seat passes the game's events to w
-	http    *enginehttp.Seat // the inner player, when it is a bot server's seat
+	w       *record.Writer // the match's record, nil when not recording
+	events  bool           // this seat passes the game's events to w
+	http    *remote.Seat   // the inner player, when it is a bot server's seat
 	dialect wire.Dialect
 	mul     giretra.Multiplier // the deal's multiplier, for the seed dialect's card requests
 	fixCut  func(deal int) giretra.Cut
@@ -270,7 +270,7 @@ func (w *watched) Notify(ctx context.Context, seat giretra.Position, e *giretra.
 	if w.w != nil && w.events {
 		w.w.Event(e)
 	}
-	switch e.Kind { // as enginehttp.Seat tracks it, for the recorded card requests
+	switch e.Kind { // as remote.Seat tracks it, for the recorded card requests
 	case giretra.DealStarted:
 		w.mul = giretra.Normal
 	case giretra.NegotiationCompleted:
@@ -422,7 +422,7 @@ func playOne(ctx context.Context, p *plan, g game) *matchRecord {
 		slots[which]++
 		wp := &watched{inner: inner, side: which, seat: seat, rec: rec, limitMS: p.limitMS, keep: p.keep,
 			w: w, events: seat == giretra.Bottom, dialect: p.dialect}
-		wp.http, _ = inner.(*enginehttp.Seat)
+		wp.http, _ = inner.(*remote.Seat)
 		if g.fixCuts {
 			wp.fixCut = func(deal int) giretra.Cut { return p.fixedCut(g.deck, deal) }
 		}

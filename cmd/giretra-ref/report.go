@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/botarena/gamebot/giretra/record"
+	"github.com/botarena/gamebot/giretra/report"
 	"github.com/botarena/gamebot/internal/htmlreport"
-	"github.com/botarena/gamebot/internal/record"
 )
 
 // report: one self-contained HTML page from a -record folder.
@@ -34,7 +35,7 @@ func runReport(args []string, env *runEnv) error {
 		return err
 	}
 	size, err := htmlreport.Save(*out, env.stdout, func(w io.Writer) error {
-		return htmlreport.Write(w, ms, htmlreport.Options{Subject: *subject, ViewerMatches: *viewer, Title: *title})
+		return report.Write(w, ms, report.Options{Subject: *subject, ViewerMatches: *viewer, Title: *title})
 	})
 	if err == nil && *out != "-" {
 		fmt.Fprintf(env.stderr, "giretra-ref: wrote %s (%d matches, %d KB)\n", *out, len(ms), size>>10)

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/cli"
-	"github.com/botarena/gamebot/internal/enginehttp"
 	"github.com/botarena/gamebot/meta"
 )
 
@@ -185,8 +185,8 @@ func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() err
 	notify := fs.String("notify", "", `notifications sent to bots given by URL: "all" (default), "none", or a comma list such as deal-started,negotiation-completed (folders use bot.meta.json)`)
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "no progress bar (it is only drawn when stderr is a terminal)")
-	fs.DurationVar(&o.decisionTO, "decision-timeout", enginehttp.DecisionTimeout, "HTTP timeout of decisions and session creation")
-	fs.DurationVar(&o.notifyTO, "notify-timeout", enginehttp.NotifyTimeout, "HTTP timeout of notifications")
+	fs.DurationVar(&o.decisionTO, "decision-timeout", remote.DecisionTimeout, "HTTP timeout of decisions and session creation")
+	fs.DurationVar(&o.notifyTO, "notify-timeout", remote.NotifyTimeout, "HTTP timeout of notifications")
 	fs.StringVar(&o.recordDir, "record", "", "write a game record per match (JSON Lines) into this folder: hands, cut, bids, tricks, scores, every HTTP exchange")
 	fs.StringVar(&o.botsDir, "bots", "", "folder whose subfolders hold bot.meta.json (default: external-bots/ of the checkout around the working directory)")
 	fs.BoolVar(&o.verbose, "v", false, "list every violation, crash and warning")

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/giretra/record"
 )
 
 // show: a recorded deal card by card, in the terminal.

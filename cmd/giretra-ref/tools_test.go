@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/giretra/record"
 )
 
 func TestSwissPairing(t *testing.T) {

@@ -3,7 +3,7 @@
 // server's peak memory. It only ever targets loopback addresses and stops by
 // itself (bounded duration and request count); interrupted (SIGINT,
 // SIGTERM), it reports the scenarios run so far. Giretra sessions are
-// created as the engine creates them (internal/enginehttp).
+// created as the engine creates them (giretra/remote).
 //
 //	go run ./cmd/gamebot &                      # the server under test
 //	go run ./cmd/loadtest -scenario notify -conns 32 -duration 10s
@@ -31,10 +31,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/botarena/gamebot/giretra/middeal"
+	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/cli"
-	"github.com/botarena/gamebot/internal/enginehttp"
-	"github.com/botarena/gamebot/internal/middeal"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	base := strings.TrimRight(o.url, "/")
 
 	// Only creates sessions: the load itself goes through client.
-	engine := enginehttp.NewClient(base, wire.Engine, [6]bool{}, o.conns)
+	engine := remote.NewClient(base, wire.Engine, [6]bool{}, o.conns)
 	defer engine.Close()
 
 	var results []Result
@@ -168,7 +168,7 @@ type request struct {
 
 // prepare creates the sessions a scenario needs, through engine as the
 // Giretra engine creates them, and builds its requests.
-func prepare(ctx context.Context, engine *enginehttp.Client, c *http.Client, base, scenario string) ([]request, string, error) {
+func prepare(ctx context.Context, engine *remote.Client, c *http.Client, base, scenario string) ([]request, string, error) {
 	switch scenario {
 	case "notify", "decide":
 		var reqs []request

@@ -1,7 +1,7 @@
-// Package enginehttp plays a Giretra seat against a bot server over HTTP
+// Package remote plays a Giretra seat against a bot server over HTTP
 // exactly as the Giretra engine's RemoteBotClient/RemotePlayerAgent do. The
 // referee, the load test and the server's end-to-end tests share it.
-package enginehttp
+package remote
 
 import (
 	"bytes"

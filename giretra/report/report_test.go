@@ -1,4 +1,4 @@
-package htmlreport
+package report
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/giretra/record"
 )
 
 // rec builds a record from lines after a header (subject "bot" at Team1).
@@ -64,19 +64,5 @@ func TestBuild(t *testing.T) {
 	}
 	if _, err := Build([]*record.Match{won}, Options{Subject: "nobody"}); err == nil {
 		t.Error("an absent subject must be an error")
-	}
-}
-
-func TestBuckets(t *testing.T) {
-	for _, tt := range []struct {
-		ms   float64
-		want int
-	}{{0, 0}, {0.03, 0}, {0.04, 1}, {1, 5}, {1.5, 6}, {1e9, nBuckets - 1}} {
-		if got := bucketOf(tt.ms); got != tt.want {
-			t.Errorf("bucketOf(%v) = %d, want %d", tt.ms, got, tt.want)
-		}
-	}
-	if bucketLabel(5) != "1ms" || bucketLabel(0) != "31µs" {
-		t.Errorf("labels %s %s", bucketLabel(5), bucketLabel(0))
 	}
 }

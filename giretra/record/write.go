@@ -1,17 +1,15 @@
 package record
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/internal/jsonl"
 )
 
 // Writer writes one match's record as it is played. The referee calls it
@@ -20,8 +18,8 @@ import (
 // accepted action, Call with each HTTP exchange, Violation, and End last.
 // Writing errors are kept and returned by End.
 type Writer struct {
-	mu sync.Mutex
-	lines
+	mu    sync.Mutex
+	lines *jsonl.Writer
 
 	deck     *rand.Rand // a copy of the match's deck stream
 	cur      [32]giretra.Card
@@ -42,9 +40,9 @@ func Create(path string, h Header, deck *rand.Rand) (*Writer, error) {
 
 // New is Create on any writer; End closes it if it is an io.Closer.
 func New(w io.Writer, h Header, deck *rand.Rand) *Writer {
-	rw := &Writer{lines: newLines(w), deck: deck}
+	rw := &Writer{lines: jsonl.NewWriter(w), deck: deck}
 	h.Type, h.Version = TypeMatch, Version
-	rw.put(&h)
+	rw.lines.Put(&h)
 	return rw
 }
 
@@ -57,14 +55,14 @@ func (w *Writer) Event(e *giretra.Event) {
 	case giretra.DealStarted:
 		w.deal = len(e.Match.Deals) + 1
 		w.cur = giretra.Shuffle(w.deck)
-		w.put(&DealLine{Type: TypeDeal, Deal: w.deal, Dealer: Seat(e.Match.Dealer), Score: e.Match.Points, Target: e.Match.TargetScore})
+		w.lines.Put(&DealLine{Type: TypeDeal, Deal: w.deal, Dealer: Seat(e.Match.Dealer), Score: e.Match.Points, Target: e.Match.TargetScore})
 	case giretra.NegotiationCompleted:
 		st, err := e.Negotiation.State()
 		if err != nil {
 			return
 		}
 		if c, ok := st.Contract(); ok {
-			w.put(&ContractLine{Type: TypeContract, Deal: w.deal, Mode: Mode(c.Mode), Multiplier: Multiplier(c.Multiplier), Announcer: Seat(c.Announcer)})
+			w.lines.Put(&ContractLine{Type: TypeContract, Deal: w.deal, Mode: Mode(c.Mode), Multiplier: Multiplier(c.Multiplier), Announcer: Seat(c.Announcer)})
 		}
 	case giretra.TrickCompleted:
 		t := e.Trick
@@ -75,7 +73,7 @@ func (w *Writer) Event(e *giretra.Event) {
 		for i := range 4 {
 			l.Cards = append(l.Cards, Card(t.Cards[i]))
 		}
-		w.put(&l)
+		w.lines.Put(&l)
 	case giretra.DealEnded:
 		r := e.Result
 		l := ResultLine{Type: TypeResult, Deal: w.deal, Mode: Mode(r.Mode), Multiplier: Multiplier(r.Multiplier), AnnouncerTeam: Team(r.AnnouncerTeam),
@@ -84,7 +82,7 @@ func (w *Writer) Event(e *giretra.Event) {
 			t := Team(r.SweepingTeam)
 			l.Sweep = &t
 		}
-		w.put(&l)
+		w.lines.Put(&l)
 	}
 }
 
@@ -115,7 +113,7 @@ func (w *Writer) Cut(seat giretra.Position, c giretra.Cut, asked *giretra.Cut) {
 			l.Hands[p] = append(l.Hands[p], Card(card))
 		}
 	}
-	w.put(&l)
+	w.lines.Put(&l)
 }
 
 // dealerOf is the dealer of a deal cut by seat (the cutter sits at the
@@ -131,7 +129,7 @@ func (w *Writer) Bid(a giretra.Action) {
 		m := Mode(a.Mode)
 		l.Mode = &m
 	}
-	w.put(&l)
+	w.lines.Put(&l)
 }
 
 // Call records an HTTP exchange and returns its line. request and answer
@@ -139,7 +137,7 @@ func (w *Writer) Bid(a giretra.Action) {
 func (w *Writer) Call(seat giretra.Position, kind, endpoint string, request, answer any, d time.Duration, err error) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	l := CallLine{Type: TypeCall, Deal: w.deal, Seat: Seat(seat), Kind: kind, Endpoint: endpoint, MS: Millis(d)}
+	l := CallLine{Type: TypeCall, Deal: w.deal, Seat: Seat(seat), Kind: kind, Endpoint: endpoint, MS: jsonl.Millis(d)}
 	if request != nil {
 		l.Request, _ = json.Marshal(request)
 	}
@@ -149,13 +147,10 @@ func (w *Writer) Call(seat giretra.Position, kind, endpoint string, request, ans
 	if err != nil {
 		l.Error = err.Error()
 	}
-	n := w.put(&l)
+	n := w.lines.Put(&l)
 	w.lastCall[seat&3] = n
 	return n
 }
-
-// Millis is a duration in milliseconds, to the microsecond.
-func Millis(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
 
 // LastCall is the line of seat's last call, 0 if none.
 func (w *Writer) LastCall(seat giretra.Position) int {
@@ -168,7 +163,7 @@ func (w *Writer) LastCall(seat giretra.Position) int {
 func (w *Writer) Violation(seat giretra.Position, kind, detail string, line int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.put(&ViolationLine{Type: TypeViolation, Deal: w.deal, Seat: Seat(seat), Kind: kind, Detail: detail, Line: line})
+	w.lines.Put(&ViolationLine{Type: TypeViolation, Deal: w.deal, Seat: Seat(seat), Kind: kind, Detail: detail, Line: line})
 }
 
 // End writes the last line (the result, or err and the seat that caused
@@ -189,8 +184,8 @@ func (w *Writer) End(res giretra.MatchResult, err error, errSeat int, interrupte
 			l.Line = w.lastCall[errSeat&3]
 		}
 	}
-	w.put(&l)
-	return w.close()
+	w.lines.Put(&l)
+	return w.lines.Close()
 }
 
 // Hand is a dealt hand's cards as a set.
@@ -200,50 +195,4 @@ func Hand(cards []Card) giretra.Set {
 		s |= giretra.Card(c).Bit()
 	}
 	return s
-}
-
-// lines is a record's output, shared by every kind of record: one JSON
-// object a line, lines numbered from 1, the first write error kept (later
-// lines are dropped) and returned by close. Its users serialise calls.
-type lines struct {
-	w    *bufio.Writer
-	c    io.Closer
-	line int
-	err  error
-}
-
-// newLines writes to w; close closes it if it is an io.Closer.
-func newLines(w io.Writer) lines {
-	l := lines{w: bufio.NewWriterSize(w, 64<<10)}
-	if c, ok := w.(io.Closer); ok {
-		l.c = c
-	}
-	return l
-}
-
-// put writes one line and returns its number.
-func (l *lines) put(v any) int {
-	if l.err != nil {
-		return l.line
-	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		b = append(b, '\n')
-		_, err = l.w.Write(b)
-	}
-	if err != nil {
-		l.err = err
-		return l.line
-	}
-	l.line++
-	return l.line
-}
-
-// close flushes and closes the output; it returns the first error.
-func (l *lines) close() error {
-	ferr := l.w.Flush()
-	if l.c != nil {
-		ferr = errors.Join(ferr, l.c.Close())
-	}
-	return errors.Join(l.err, ferr)
 }
