@@ -22,10 +22,13 @@
 package main
 
 import (
+	"github.com/botarena/gamebot/giretra/referee"
 	"github.com/botarena/gamebot/internal/cli"
 )
 
 // main exits as the engine's tool does: 0 pass, 1 fail (violations,
 // crashes, an aborted benchmark), 2 infrastructure, usage or an
 // interrupted run.
-func main() { cli.Main("giretra-ref", run, cli.Status{Err: errFailed, Code: 1}, cli.Status{Code: 2}) }
+func main() {
+	cli.Main("giretra-ref", run, cli.Status{Err: referee.ErrFailed, Code: 1}, cli.Status{Code: 2})
+}

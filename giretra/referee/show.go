@@ -1,9 +1,7 @@
-package main
+package referee
 
 import (
 	"cmp"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -57,40 +55,12 @@ func handText(cards []record.Card, m giretra.Mode) string {
 	return strings.Join(parts, "   ")
 }
 
-func runShow(args []string, env *runEnv) error {
-	fs := flag.NewFlagSet("show", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	match := fs.Int("match", 0, "the match number (when the record is a folder; 0: the first)")
-	deal := fs.Int("deal", 0, "only this deal (0: every deal)")
-	calls := fs.Bool("calls", false, "list every HTTP exchange, not only failed and violating ones")
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "giretra-ref show <record.jsonl | folder> [-match N] [-deal N] [-calls]\n")
-		fs.PrintDefaults()
-	}
-	path, err := parseOne(fs, args, "record file or folder")
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	m, err := record.FindMatch(path, *match)
-	if err != nil {
-		return err
-	}
-	if *deal < 0 || *deal > len(m.Deals) {
-		return usageErr("-deal %d: the match has %d deals", *deal, len(m.Deals))
-	}
-	showMatch(env.stdout, m, *deal, *calls)
-	return nil
-}
-
 func seatName(h *record.Header, p giretra.Position) string {
 	return fmt.Sprintf("%s (%s)", p, h.Players[p])
 }
 
-// showMatch prints the match header, the chosen deal (0: all) and the end.
-func showMatch(w io.Writer, m *record.Match, only int, allCalls bool) {
+// ShowMatch prints the match header, the chosen deal (0: all) and the end.
+func ShowMatch(w io.Writer, m *record.Match, only int, allCalls bool) {
 	h := &m.Header
 	fmt.Fprintf(w, "%s\n", m.Describe())
 	fmt.Fprintf(w, "  %s, seed %d, target %d, Colour sweep %s; Team1 = Bottom+Top, Team2 = Left+Right\n",

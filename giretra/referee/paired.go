@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"errors"
@@ -89,10 +89,10 @@ func pairUnits(recs []*matchRecord) []pairDiff {
 
 // Verdicts of the sequential test.
 const (
-	verdictBetter       = "better"
-	verdictWorse        = "worse"
-	verdictSame         = "same"
-	verdictInconclusive = "inconclusive"
+	VerdictBetter       = "better"
+	VerdictWorse        = "worse"
+	VerdictSame         = "same"
+	VerdictInconclusive = "inconclusive"
 )
 
 // sequential is compare's stopping rule, two one-sided sequential
@@ -150,11 +150,11 @@ func (s *sequential) step(ds []float64) string {
 	decide(&s.worse, s.LLRWorse)
 	switch {
 	case s.worse == 1:
-		return verdictWorse
+		return VerdictWorse
 	case s.better == 1:
-		return verdictBetter
+		return VerdictBetter
 	case s.better == -1 && s.worse == -1:
-		return verdictSame
+		return VerdictSame
 	}
 	return ""
 }
@@ -164,7 +164,7 @@ func (s *sequential) step(ds []float64) string {
 func recordError(recs []*matchRecord) error {
 	for _, r := range recs {
 		if r != nil && r.RecordErr != nil {
-			return &infraError{errors.New("writing the record: " + r.RecordErr.Error())}
+			return &InfraError{errors.New("writing the record: " + r.RecordErr.Error())}
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"context"
@@ -41,47 +41,47 @@ func (s *side) close() {
 
 // sideOptions are the flags that shape HTTP sides.
 type sideOptions struct {
-	dialect     wire.Dialect
-	notify      *[6]bool // for bots given by URL; nil = the dialect's default
-	concurrency int
-	decisionTO  time.Duration
-	notifyTO    time.Duration
+	Dialect     wire.Dialect
+	Notify      *[6]bool // for bots given by URL; nil = the dialect's default
+	Concurrency int
+	DecisionTO  time.Duration
+	NotifyTO    time.Duration
 }
 
 // openSide opens a resolved bot: an agent, a URL, or a folder holding
 // bot.meta.json (launched as the engine does).
-func openSide(ctx context.Context, spec string, bs botSpec, o sideOptions, logw io.Writer) (*side, error) {
-	s := &side{spec: spec, name: bs.name}
+func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions, logw io.Writer) (*side, error) {
+	s := &side{spec: spec, name: bs.Name}
 	switch {
-	case bs.agent != "":
-		s.agent = bs.agent
+	case bs.Agent != "":
+		s.agent = bs.Agent
 		return s, nil
-	case bs.url != "":
+	case bs.URL != "":
 		n := meta.AllEvents()
 		switch {
-		case o.notify != nil:
-			n = *o.notify
-		case o.dialect == wire.Seed:
+		case o.Notify != nil:
+			n = *o.Notify
+		case o.Dialect == wire.Seed:
 			n = seedDefaultNotify()
 		}
-		s.bot = remote.NewClient(bs.url, o.dialect, n, o.concurrency)
+		s.bot = remote.NewClient(bs.URL, o.Dialect, n, o.Concurrency)
 	default:
-		p, err := launchBot(ctx, bs.dir, logw)
+		p, err := launchBot(ctx, bs.Dir, logw)
 		if err != nil {
 			return nil, err
 		}
 		s.proc, s.name = p, p.name
 		n := p.meta.Events()
-		if o.dialect == wire.Seed && !p.meta.Listed {
+		if o.Dialect == wire.Seed && !p.meta.Listed {
 			n = seedDefaultNotify()
 		}
-		s.bot = remote.NewClient(p.baseURL, o.dialect, n, o.concurrency)
+		s.bot = remote.NewClient(p.baseURL, o.Dialect, n, o.Concurrency)
 	}
-	if o.decisionTO > 0 {
-		s.bot.DecisionTimeout = o.decisionTO
+	if o.DecisionTO > 0 {
+		s.bot.DecisionTimeout = o.DecisionTO
 	}
-	if o.notifyTO > 0 {
-		s.bot.NotifyTimeout = o.notifyTO
+	if o.NotifyTO > 0 {
+		s.bot.NotifyTimeout = o.NotifyTO
 	}
 	return s, nil
 }

@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"errors"
@@ -30,13 +30,13 @@ var engineAgents = []engineAgent{
 	{agentName: "RandomPlayer", displayName: "Kialasoa", key: "random"},
 }
 
-// botSpec is what a command-line bot resolves to: an in-process agent, a
+// BotSpec is what a command-line bot resolves to: an in-process agent, a
 // bot server's URL, or a folder holding bot.meta.json.
-type botSpec struct {
-	name  string // as reports show it
-	agent string // giretra/agents name, for agents
-	url   string
-	dir   string
+type BotSpec struct {
+	Name  string // as reports show it
+	Agent string // giretra/agents name, for agents
+	URL   string
+	Dir   string
 }
 
 // externalBot is a bot discovered in external-bots/.
@@ -44,15 +44,22 @@ type externalBot struct {
 	agentName, displayName, dir string
 }
 
-// registry resolves names as giretra-manage does: AgentName, then
+// Registry resolves names as giretra-manage does: AgentName, then
 // DisplayName (both ignoring case), over the built-in agents and the bots
 // of external-bots/ (which override a built-in of the same name). The
 // folder is found once, on first use.
-type registry struct {
+type Registry struct {
 	botsDir  string // -bots; "" = external-bots/ of the checkout around the working directory
 	warnings io.Writer
 	loaded   bool
 	bots     []externalBot
+}
+
+// NewRegistry is the registry of the bots in botsDir ("": external-bots/
+// of the checkout around the working directory); warnings gets what is
+// wrong with them.
+func NewRegistry(botsDir string, warnings io.Writer) *Registry {
+	return &Registry{botsDir: botsDir, warnings: warnings}
 }
 
 // findBotsDir walks up from the working directory to the first directory
@@ -77,7 +84,7 @@ func findBotsDir() string {
 
 // discover lists external-bots/*/bot.meta.json, in folder-name order,
 // warning (as the engine does) about files it skips.
-func (r *registry) discover() []externalBot {
+func (r *Registry) discover() []externalBot {
 	if r.loaded {
 		return r.bots
 	}
@@ -126,57 +133,57 @@ func isDir(path string) bool {
 	return err == nil && st.IsDir()
 }
 
-// resolve turns a command-line bot into a botSpec: an http(s) URL; a path
+// Resolve turns a command-line bot into a BotSpec: an http(s) URL; a path
 // (anything with a slash, "." or ".."); one of our agent names (random,
 // calculating, eva, noisy-eva: reported as written today, in lower case);
 // an engine name (AgentName, then DisplayName, external bots first); a
 // folder of the working directory; else an error listing the names.
-func (r *registry) resolve(spec string) (botSpec, error) {
+func (r *Registry) Resolve(spec string) (BotSpec, error) {
 	switch {
 	case isURL(spec):
-		return botSpec{name: spec, url: spec}, nil
+		return BotSpec{Name: spec, URL: spec}, nil
 	case strings.ContainsAny(spec, `/\`) || spec == "." || spec == "..":
 		if !isDir(spec) {
-			return botSpec{}, usageErr("%q is not a folder", spec)
+			return BotSpec{}, UsageErr("%q is not a folder", spec)
 		}
-		return botSpec{dir: spec}, nil
+		return BotSpec{Dir: spec}, nil
 	}
 	if slices.Contains(agents.Names(), strings.ToLower(spec)) {
-		return botSpec{name: strings.ToLower(spec), agent: strings.ToLower(spec)}, nil
+		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, nil
 	}
 	bots := r.discover()
 	for _, b := range bots {
 		if strings.EqualFold(b.agentName, spec) {
-			return botSpec{dir: b.dir}, nil
+			return BotSpec{Dir: b.dir}, nil
 		}
 	}
 	for _, a := range engineAgents {
 		if strings.EqualFold(a.agentName, spec) {
-			return botSpec{name: a.agentName, agent: a.key}, nil
+			return BotSpec{Name: a.agentName, Agent: a.key}, nil
 		}
 	}
 	for _, b := range bots {
 		if strings.EqualFold(b.displayName, spec) {
-			return botSpec{dir: b.dir}, nil
+			return BotSpec{Dir: b.dir}, nil
 		}
 	}
 	for _, a := range engineAgents {
 		if strings.EqualFold(a.displayName, spec) || slices.ContainsFunc(a.aliases, func(s string) bool { return strings.EqualFold(s, spec) }) {
-			return botSpec{name: a.agentName, agent: a.key}, nil
+			return BotSpec{Name: a.agentName, Agent: a.key}, nil
 		}
 	}
 	if _, err := agents.New(spec, nil); err == nil { // another spelling agents knows (kialasoa, deterministic…)
-		return botSpec{name: strings.ToLower(spec), agent: strings.ToLower(spec)}, nil
+		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, nil
 	}
 	if isDir(spec) {
-		return botSpec{dir: spec}, nil
+		return BotSpec{Dir: spec}, nil
 	}
-	return botSpec{}, usageErr("unknown agent '%s'. Available: %s; or an http(s) URL, or a folder with bot.meta.json", spec, r.available())
+	return BotSpec{}, UsageErr("unknown agent '%s'. Available: %s; or an http(s) URL, or a folder with bot.meta.json", spec, r.available())
 }
 
 // available is the engine's list (AgentName or "AgentName (DisplayName)",
 // sorted ignoring case) plus our lower-case names.
-func (r *registry) available() string {
+func (r *Registry) available() string {
 	var l []string
 	for _, a := range engineAgents {
 		l = append(l, a.agentName+" ("+a.displayName+")")
@@ -192,10 +199,10 @@ func (r *registry) available() string {
 	return strings.Join(l, ", ") + "; " + strings.Join(agents.Names(), ", ")
 }
 
-// all is every agent swiss plays by default: the built-ins the engine
+// All is every agent swiss plays by default: the built-ins the engine
 // has, then the discovered bots by folder (a bot overriding a built-in
 // replaces it).
-func (r *registry) all() []string {
+func (r *Registry) All() []string {
 	bots := r.discover()
 	var out []string
 	for _, a := range engineAgents {

@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/botarena/gamebot/internal/stats"
 )
 
-// compareReport is compare's result; -json prints it as is.
-type compareReport struct {
+// CompareReport is compare's result; -json prints it as is.
+type CompareReport struct {
 	Candidate string   `json:"candidate"`
 	Baseline  string   `json:"baseline"`
 	Opponents []string `json:"opponents"` // empty: head-to-head
@@ -81,11 +81,11 @@ func compareGames(p *plan, j int, cand, base, partner *side, ops []*side) []game
 	return out
 }
 
-func runCompare(ctx context.Context, o *options, env *runEnv) error {
-	if o.baseline == "" || o.candidate == "" {
-		return usageErr("compare needs -baseline and -candidate")
+func Compare(ctx context.Context, o *Options, env *Env) error {
+	if o.Baseline == "" || o.Candidate == "" {
+		return UsageErr("compare needs -baseline and -candidate")
 	}
-	if err := prepareRecordDir(o.recordDir); err != nil {
+	if err := prepareRecordDir(o.RecordDir); err != nil {
 		return err
 	}
 	var opened []*side
@@ -95,17 +95,17 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 		}
 	}()
 	open := func(spec string) (*side, error) {
-		s, err := o.open(ctx, spec, env.stderr)
+		s, err := o.open(ctx, spec, env.Stderr)
 		if err == nil {
 			opened = append(opened, s)
 		}
 		return s, err
 	}
-	cand, err := open(o.candidate)
+	cand, err := open(o.Candidate)
 	if err != nil {
 		return err
 	}
-	base, err := open(o.baseline)
+	base, err := open(o.Baseline)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 		cand.name, base.name = cand.name+" [candidate]", base.name+" [baseline]"
 	}
 	var ops []*side
-	for _, spec := range o.args {
+	for _, spec := range o.Args {
 		s, err := open(spec)
 		if err != nil {
 			return err
@@ -121,8 +121,8 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 		ops = append(ops, s)
 	}
 	var partner *side
-	if o.partner != "" {
-		if partner, err = open(o.partner); err != nil {
+	if o.Partner != "" {
+		if partner, err = open(o.Partner); err != nil {
 			return err
 		}
 	}
@@ -132,7 +132,7 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 	p.recordPrefix = "compare"
 	var games []game
 	var units []*compareUnit
-	for j := range o.matches {
+	for j := range o.Matches {
 		u := &compareUnit{}
 		for _, g := range compareGames(p, j, cand, base, partner, ops) {
 			g.index = len(games)
@@ -148,7 +148,7 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 		}
 	}
 
-	test := newSequential(o.margin, o.alpha, o.beta, o.minPairs)
+	test := newSequential(o.Margin, o.Alpha, o.Beta, o.MinPairs)
 	var diffs []float64
 	next := 0 // the first sequence not yet in diffs
 	verdict := ""
@@ -182,8 +182,8 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 	})
 	bar.finish()
 
-	rep := &compareReport{Candidate: cand.name, Baseline: base.name, Opponents: []string{}, Target: p.target, Sweep: p.sweep,
-		Seed: p.seed, MaxPairs: o.matches, Margin: o.margin, Alpha: o.alpha, Bound: test.upper,
+	rep := &CompareReport{Candidate: cand.name, Baseline: base.name, Opponents: []string{}, Target: p.target, Sweep: p.sweep,
+		Seed: p.seed, MaxPairs: o.Matches, Margin: o.Margin, Alpha: o.Alpha, Bound: test.upper,
 		LLRBetter: test.LLRBetter, LLRWorse: test.LLRWorse, Verdict: verdict, Interrupted: ctx.Err() != nil,
 		Seconds: math.Round(time.Since(start).Seconds()*100) / 100}
 	if partner != nil {
@@ -209,22 +209,22 @@ func runCompare(ctx context.Context, o *options, env *runEnv) error {
 		}
 	}
 	if rep.Verdict == "" {
-		rep.Verdict = verdictInconclusive
+		rep.Verdict = VerdictInconclusive
 		// At the cap, an interval wholly below 0 still says worse.
 		if next == len(units) && rep.Paired.Pairs >= 2 && rep.Paired.WinDiff.Hi < 0 {
-			rep.Verdict = verdictWorse
+			rep.Verdict = VerdictWorse
 		}
 	}
 	if err := emit(o, env, rep, rep.print); err != nil {
 		return err
 	}
-	if err := ending(ctx, rep.Aborted != "" || rep.Verdict == verdictWorse); err != nil {
+	if err := ending(ctx, rep.Aborted != "" || rep.Verdict == VerdictWorse); err != nil {
 		return err
 	}
 	return recordError(recs)
 }
 
-func (rep *compareReport) print(w io.Writer) {
+func (rep *CompareReport) print(w io.Writer) {
 	against := "head-to-head"
 	if len(rep.Opponents) > 0 {
 		against = "against " + strings.Join(rep.Opponents, ", ")
@@ -254,11 +254,11 @@ func (rep *compareReport) print(w io.Writer) {
 	fmt.Fprintf(w, "Sequential   log LR better (0 vs +%.3g) %+.2f, worse (0 vs −%.3g) %+.2f; bounds ±%.2f\n\n",
 		rep.Margin, rep.LLRBetter, rep.Margin, rep.LLRWorse, rep.Bound)
 	switch rep.Verdict {
-	case verdictBetter:
+	case VerdictBetter:
 		fmt.Fprintf(w, "BETTER: the candidate's win rate is higher than the baseline's (by %.3g or more)\n", rep.Margin)
-	case verdictWorse:
+	case VerdictWorse:
 		fmt.Fprintf(w, "WORSE: the candidate's win rate is lower than the baseline's\n")
-	case verdictSame:
+	case VerdictSame:
 		fmt.Fprintf(w, "SAME: no difference of %.3g or more either way\n", rep.Margin)
 	default:
 		fmt.Fprintf(w, "INCONCLUSIVE: no verdict within %d deal sequences (raise -n, or -margin)\n", rep.MaxPairs)

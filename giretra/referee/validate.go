@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"context"
@@ -84,8 +84,8 @@ func computeTrend(recs []*matchRecord, matches, sideIdx int) []trendEntry {
 	return out
 }
 
-// validateReport is validate's result; -json prints it as is.
-type validateReport struct {
+// ValidateReport is validate's result; -json prints it as is.
+type ValidateReport struct {
 	Bot                  string        `json:"bot"`
 	Opponent             string        `json:"opponent"`
 	Partner              string        `json:"partner,omitempty"`
@@ -115,11 +115,11 @@ type validateReport struct {
 	Pass        bool `json:"pass"`
 }
 
-// errFailed makes the command exit with status 1 (validation FAIL).
-var errFailed = errors.New("FAIL")
+// ErrFailed makes the command exit with status 1 (validation FAIL).
+var ErrFailed = errors.New("FAIL")
 
-func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect string, took time.Duration) *validateReport {
-	rep := &validateReport{Bot: a.name, Opponent: b.name, Matches: p.matches, Target: p.target, Seed: p.seed,
+func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect string, took time.Duration) *ValidateReport {
+	rep := &ValidateReport{Bot: a.name, Opponent: b.name, Matches: p.matches, Target: p.target, Seed: p.seed,
 		Seats: p.seats, Dialect: dialect, Violations: []violation{}, Crashes: []string{}, NotificationWarnings: []string{},
 		DeterminismMismatch: []string{},
 		DurationSeconds:     math.Round(took.Seconds()*100) / 100}
@@ -212,7 +212,7 @@ func printTiming(w io.Writer, stats []timingStats) {
 	tw.Flush()
 }
 
-func (rep *validateReport) print(w io.Writer, verbose bool) {
+func (rep *ValidateReport) print(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "Validation of %s against %s\n", rep.Bot, rep.Opponent)
 	if rep.Partner != "" {
 		fmt.Fprintf(w, "  partnered with %s (the bot plays one seat of its team)\n", rep.Partner)
@@ -277,18 +277,18 @@ func (rep *validateReport) print(w io.Writer, verbose bool) {
 }
 
 // failed reports whether anything the bot did fails the validation.
-func (rep *validateReport) failed() bool {
+func (rep *ValidateReport) failed() bool {
 	return len(rep.Violations) > 0 || rep.Crashed > 0 || len(rep.DeterminismMismatch) > 0
 }
 
-func runValidate(ctx context.Context, o *options, env *runEnv) error {
-	if len(o.args) != 1 {
-		return usageErr("validate needs exactly one bot (URL, folder or agent name)")
+func Validate(ctx context.Context, o *Options, env *Env) error {
+	if len(o.Args) != 1 {
+		return UsageErr("validate needs exactly one bot (URL, folder or agent name)")
 	}
-	if err := prepareRecordDir(o.recordDir); err != nil {
+	if err := prepareRecordDir(o.RecordDir); err != nil {
 		return err
 	}
-	a, b, partner, err := o.openSides(ctx, o.args[0], o.opponent, env.stderr)
+	a, b, partner, err := o.openSides(ctx, o.Args[0], o.Opponent, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -300,11 +300,11 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	bar := newProgress(env, o, p.matches)
 	recs := playAll(ctx, p, p.layoutAll(a, b, partner), bar.update)
 	bar.finish()
-	rep := buildValidateReport(p, a, b, recs, o.dialectName, time.Since(start))
+	rep := buildValidateReport(p, a, b, recs, o.DialectName, time.Since(start))
 	if partner != nil {
 		rep.Partner = partner.name
 	}
-	if o.determinism && ctx.Err() == nil {
+	if o.Determinism && ctx.Err() == nil {
 		if m := determinism(ctx, p, a, partner); ctx.Err() == nil {
 			// An interrupted replay would compare runs of unequal length.
 			rep.DeterminismChecked, rep.DeterminismMismatch = true, m
@@ -313,7 +313,7 @@ func runValidate(ctx context.Context, o *options, env *runEnv) error {
 	}
 	rep.Interrupted = ctx.Err() != nil
 	rep.Pass = !rep.failed() && !rep.Interrupted
-	if err := emit(o, env, rep, func(w io.Writer) { rep.print(w, o.verbose) }); err != nil {
+	if err := emit(o, env, rep, func(w io.Writer) { rep.print(w, o.Verbose) }); err != nil {
 		return err
 	}
 	if err := ending(ctx, rep.failed()); err != nil {

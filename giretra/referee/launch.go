@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"context"
@@ -19,16 +19,16 @@ import (
 	"github.com/botarena/gamebot/meta"
 )
 
-// infraError is a failure to set a bot up (init, launch, health): the
+// InfraError is a failure to set a bot up (init, launch, health): the
 // engine's exit status 2.
-type infraError struct{ err error }
+type InfraError struct{ err error }
 
-func (e *infraError) Error() string { return e.err.Error() }
-func (e *infraError) Unwrap() error { return e.err }
+func (e *InfraError) Error() string { return e.err.Error() }
+func (e *InfraError) Unwrap() error { return e.err }
 
-// splitArgs splits an arguments string like a command line: spaces
+// SplitArgs splits an arguments string like a command line: spaces
 // separate, double quotes group, backslash escapes a quote.
-func splitArgs(s string) []string {
+func SplitArgs(s string) []string {
 	var out []string
 	var cur strings.Builder
 	in, any := false, false
@@ -116,12 +116,12 @@ func resolveFile(dir, name string) string {
 func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, error) {
 	m, err := meta.Read(dir)
 	if err != nil {
-		return nil, &infraError{err}
+		return nil, &InfraError{err}
 	}
 	p := &botProcess{name: m.AgentName, meta: m, done: make(chan struct{})}
 	if m.Init != nil {
 		ictx, cancel := context.WithTimeout(ctx, m.Init.Timeout)
-		cmd := exec.CommandContext(ictx, m.Init.Command, splitArgs(m.Init.Arguments)...)
+		cmd := exec.CommandContext(ictx, m.Init.Command, SplitArgs(m.Init.Arguments)...)
 		cmd.Dir = dir
 		procgroup.Set(cmd)
 		cmd.Cancel = func() error { return procgroup.Kill(cmd) }
@@ -131,16 +131,16 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 		err := cmd.Run()
 		cancel()
 		if ictx.Err() == context.DeadlineExceeded {
-			return nil, &infraError{fmt.Errorf("init command %q timed out after %v\n%s", m.Init.Command, m.Init.Timeout, out.String())}
+			return nil, &InfraError{fmt.Errorf("init command %q timed out after %v\n%s", m.Init.Command, m.Init.Timeout, out.String())}
 		}
 		if err != nil {
-			return nil, &infraError{fmt.Errorf("init command %q failed: %v\n%s", m.Init.Command, err, out.String())}
+			return nil, &InfraError{fmt.Errorf("init command %q failed: %v\n%s", m.Init.Command, err, out.String())}
 		}
 	}
 	port := m.Launch.Port
 	if port == 0 {
 		if port, err = freePort(); err != nil {
-			return nil, &infraError{err}
+			return nil, &InfraError{err}
 		}
 	}
 	p.baseURL = "http://localhost:" + strconv.Itoa(port)
@@ -156,24 +156,24 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 	if _, ok := m.Launch.Env["LAUNCHER_PID"]; !ok {
 		env = append(env, "LAUNCHER_PID="+strconv.Itoa(os.Getpid()))
 	}
-	p.cmd = exec.Command(resolveFile(dir, m.Launch.FileName), splitArgs(m.Launch.Arguments)...)
+	p.cmd = exec.Command(resolveFile(dir, m.Launch.FileName), SplitArgs(m.Launch.Arguments)...)
 	p.cmd.Dir = dir
 	p.cmd.Env = env
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	procgroup.Set(p.cmd)
 	if err := p.cmd.Start(); err != nil {
-		return nil, &infraError{fmt.Errorf("starting %s: %w", m.Launch.FileName, err)}
+		return nil, &InfraError{fmt.Errorf("starting %s: %w", m.Launch.FileName, err)}
 	}
 	go func() { _ = p.cmd.Wait(); close(p.done) }()
 	fmt.Fprintf(logw, "giretra-ref: %s: started pid %d on %s\n", p.name, p.cmd.Process.Pid, p.baseURL)
 
 	if err := p.waitHealthy(ctx, p.baseURL+m.Launch.HealthPath(), m.Launch.StartupTimeout); err != nil {
 		p.stop()
-		return nil, &infraError{err}
+		return nil, &InfraError{err}
 	}
 	if err := remote.SmokeTest(ctx, p.baseURL); err != nil {
 		p.stop()
-		return nil, &infraError{err}
+		return nil, &InfraError{err}
 	}
 	return p, nil
 }

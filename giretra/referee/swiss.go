@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"cmp"
@@ -96,7 +96,7 @@ type swissMatch struct {
 	Deals  int    `json:"deals"`
 }
 
-type swissReport struct {
+type SwissReport struct {
 	Participants []*participant `json:"participants"` // final ranking
 	Rounds       int            `json:"rounds"`
 	Played       int            `json:"roundsPlayed"`
@@ -113,16 +113,16 @@ type swissReport struct {
 	Seconds      float64        `json:"durationSeconds"`
 }
 
-func runSwiss(ctx context.Context, o *options, env *runEnv) error {
-	names := o.args
+func Swiss(ctx context.Context, o *Options, env *Env) error {
+	names := o.Args
 	if len(names) == 0 {
-		names = o.reg.all()
+		names = o.Registry.All()
 	}
 	if len(names) < 2 {
-		fmt.Fprintf(env.stdout, "Error: At least 2 agent factories are required for a Swiss tournament.\nAvailable: %s\n", o.reg.available())
-		return errFailed
+		fmt.Fprintf(env.Stdout, "Error: At least 2 agent factories are required for a Swiss tournament.\nAvailable: %s\n", o.Registry.available())
+		return ErrFailed
 	}
-	if err := prepareRecordDir(o.recordDir); err != nil {
+	if err := prepareRecordDir(o.RecordDir); err != nil {
 		return err
 	}
 	var ps []*participant
@@ -133,30 +133,30 @@ func runSwiss(ctx context.Context, o *options, env *runEnv) error {
 	}()
 	seen := map[string]int{}
 	for i, spec := range names {
-		s, err := o.open(ctx, spec, env.stderr)
+		s, err := o.open(ctx, spec, env.Stderr)
 		if err != nil {
 			return err
 		}
 		if seen[s.name]++; seen[s.name] > 1 {
 			s.name = fmt.Sprintf("%s (%d)", s.name, seen[s.name])
 		}
-		ps = append(ps, &participant{side: s, order: i, Name: s.name, Elo: o.eloInit, MinElo: o.eloInit, MaxElo: o.eloInit})
+		ps = append(ps, &participant{side: s, order: i, Name: s.name, Elo: o.EloInit, MinElo: o.EloInit, MaxElo: o.EloInit})
 	}
 	p := o.plan("swiss")
 	p.recordPrefix = "swiss"
-	rep := &swissReport{Rounds: o.rounds, Target: p.target, Seed: p.seed, Shuffle: o.shuffle, InitialElo: o.eloInit,
-		KMax: o.kMax, KMin: o.kMin, KHalfLife: o.kHalfLife, Matches: []swissMatch{}}
-	if !o.json {
+	rep := &SwissReport{Rounds: o.Rounds, Target: p.target, Seed: p.seed, Shuffle: o.Shuffle, InitialElo: o.EloInit,
+		KMax: o.KMax, KMin: o.KMin, KHalfLife: o.KHalfLife, Matches: []swissMatch{}}
+	if !o.JSON {
 		var l []string
 		for _, q := range ps {
 			l = append(l, q.Name)
 		}
-		fmt.Fprintf(env.stdout, "Swiss tournament: %s\n  %d rounds, target %d, initial Elo %g, K %g → %g (half-life %g), margin scoring, seed %d, shuffle %v\n\n",
-			strings.Join(l, ", "), o.rounds, p.target, o.eloInit, o.kMax, o.kMin, o.kHalfLife, p.seed, o.shuffle)
+		fmt.Fprintf(env.Stdout, "Swiss tournament: %s\n  %d rounds, target %d, initial Elo %g, K %g → %g (half-life %g), margin scoring, seed %d, shuffle %v\n\n",
+			strings.Join(l, ", "), o.Rounds, p.target, o.EloInit, o.KMax, o.KMin, o.KHalfLife, p.seed, o.Shuffle)
 	}
 	start := time.Now()
 	matchNo := 0
-	for round := 1; round <= o.rounds && rep.Error == "" && ctx.Err() == nil; round++ {
+	for round := 1; round <= o.Rounds && rep.Error == "" && ctx.Err() == nil; round++ {
 		pairs, bye := pairRound(ps)
 		if bye != nil {
 			bye.Byes++
@@ -183,8 +183,8 @@ func runSwiss(ctx context.Context, o *options, env *runEnv) error {
 			}
 			team1Won := r.Result.Winner == giretra.Team1
 			s1, s2 := r.Result.Final.Points[0], r.Result.Final.Points[1]
-			k1 := effectiveK(o.kMax, o.kMin, p1.played(), o.kHalfLife)
-			k2 := effectiveK(o.kMax, o.kMin, p2.played(), o.kHalfLife)
+			k1 := effectiveK(o.KMax, o.KMin, p1.played(), o.KHalfLife)
+			k2 := effectiveK(o.KMax, o.KMin, p2.played(), o.KHalfLife)
 			w, l := s1, s2
 			if !team1Won {
 				w, l = s2, s1
@@ -216,8 +216,8 @@ func runSwiss(ctx context.Context, o *options, env *runEnv) error {
 		if bye != nil {
 			line = append(line, "Bye: "+bye.Name)
 		}
-		if !o.json && len(line) > 0 {
-			fmt.Fprintf(env.stdout, "Round %3d: %s\n", round, strings.Join(line, " | "))
+		if !o.JSON && len(line) > 0 {
+			fmt.Fprintf(env.Stdout, "Round %3d: %s\n", round, strings.Join(line, " | "))
 		}
 	}
 	rep.Seconds = math.Round(time.Since(start).Seconds()*100) / 100
@@ -238,12 +238,12 @@ func runSwiss(ctx context.Context, o *options, env *runEnv) error {
 		return err
 	}
 	if rep.Error != "" {
-		fmt.Fprintf(env.stderr, "Error: %s\n", rep.Error)
+		fmt.Fprintf(env.Stderr, "Error: %s\n", rep.Error)
 	}
 	return ending(ctx, rep.Error != "")
 }
 
-func (rep *swissReport) print(w io.Writer) {
+func (rep *SwissReport) print(w io.Writer) {
 	if rep.Interrupted {
 		fmt.Fprintf(w, "\nINTERRUPTED after %d of %d rounds\n", rep.Played, rep.Rounds)
 	}

@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"context"
@@ -44,7 +44,7 @@ type sideTiming struct {
 	Stats []timingStats `json:"stats"`
 }
 
-type benchReport struct {
+type BenchReport struct {
 	A               string         `json:"a"`
 	B               string         `json:"b"`
 	Partner         string         `json:"partner,omitempty"`
@@ -85,10 +85,10 @@ type benchReport struct {
 	DurationSeconds float64        `json:"durationSeconds"`
 }
 
-func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *options, took time.Duration) *benchReport {
-	rep := &benchReport{A: a.name, B: b.name, Matches: p.matches, Target: p.target, Sweep: p.sweep, Seed: p.seed,
-		Seats: p.seats, Dialect: o.dialectName, K: o.eloK, EloAInit: o.elo1, EloBInit: o.elo2, EloA: o.elo1, EloB: o.elo2,
-		EloAMin: o.elo1, EloAMax: o.elo1, DurationSeconds: math.Round(took.Seconds()*100) / 100}
+func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *Options, took time.Duration) *BenchReport {
+	rep := &BenchReport{A: a.name, B: b.name, Matches: p.matches, Target: p.target, Sweep: p.sweep, Seed: p.seed,
+		Seats: p.seats, Dialect: o.DialectName, K: o.EloK, EloAInit: o.Elo1, EloBInit: o.Elo2, EloA: o.Elo1, EloB: o.Elo2,
+		EloAMin: o.Elo1, EloAMax: o.Elo1, DurationSeconds: math.Round(took.Seconds()*100) / 100}
 	if p.fixCuts {
 		rep.Duplicate = pairedOf(pairUnits(recs))
 	}
@@ -132,7 +132,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *options, took
 		if aWon {
 			score = 1
 		}
-		rep.EloA, rep.EloB = stats.EloUpdate(rep.EloA, rep.EloB, score, o.eloK)
+		rep.EloA, rep.EloB = stats.EloUpdate(rep.EloA, rep.EloB, score, o.EloK)
 		rep.EloAMin, rep.EloAMax = min(rep.EloAMin, rep.EloA), max(rep.EloAMax, rep.EloA)
 		for _, d := range r.Result.Final.Deals {
 			rep.Deals++
@@ -217,7 +217,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *options, took
 	return rep
 }
 
-func (rep *benchReport) print(w io.Writer) {
+func (rep *BenchReport) print(w io.Writer) {
 	fmt.Fprintf(w, "Benchmark %s vs %s\n", rep.A, rep.B)
 	if rep.Partner != "" {
 		fmt.Fprintf(w, "  %s partnered with %s\n", rep.A, rep.Partner)
@@ -277,17 +277,17 @@ func sweepText(n int) string {
 	return fmt.Sprintf("= %d×multiplier", n)
 }
 
-func runBenchmark(ctx context.Context, o *options, env *runEnv) error {
-	if len(o.args) > 2 {
-		return usageErr("benchmark takes at most two bots (URL, folder or agent name each)")
+func Benchmark(ctx context.Context, o *Options, env *Env) error {
+	if len(o.Args) > 2 {
+		return UsageErr("benchmark takes at most two bots (URL, folder or agent name each)")
 	}
 	// giretra-manage's defaults: DeterministicPlayer vs CalculatingPlayer.
 	specs := []string{"DeterministicPlayer", "CalculatingPlayer"}
-	copy(specs, o.args)
-	if err := prepareRecordDir(o.recordDir); err != nil {
+	copy(specs, o.Args)
+	if err := prepareRecordDir(o.RecordDir); err != nil {
 		return err
 	}
-	a, b, partner, err := o.openSides(ctx, specs[0], specs[1], env.stderr)
+	a, b, partner, err := o.openSides(ctx, specs[0], specs[1], env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func runBenchmark(ctx context.Context, o *options, env *runEnv) error {
 	defer partner.close()
 	p := o.plan("benchmark")
 	p.abortOnErr = true
-	p.fixCuts = o.duplicate
+	p.fixCuts = o.Duplicate
 	start := time.Now()
 	bar := newProgress(env, o, p.matches)
 	recs := playAll(ctx, p, p.layoutAll(a, b, partner), bar.update)
