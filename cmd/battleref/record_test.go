@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/battleship/referee"
 	"github.com/botarena/gamebot/internal/browsertest"
 	"github.com/botarena/gamebot/internal/cli"
 )
@@ -27,7 +28,7 @@ func runText(t *testing.T, args ...string) (string, error) {
 }
 
 // sameGames compares two reports of one seed: the figures, not the times.
-func sameGames(t *testing.T, a, b *report) {
+func sameGames(t *testing.T, a, b *referee.Report) {
 	t.Helper()
 	if a.Games != b.Games || a.Wins != b.Wins || a.SeatWins != b.SeatWins || *a.Shots != *b.Shots || a.Invalid != b.Invalid {
 		t.Errorf("the same seed played other games:\n%+v %+v\n%+v %+v", a, a.Shots, b, b.Shots)

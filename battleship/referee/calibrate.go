@@ -1,14 +1,14 @@
-package main
+package referee
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"sync"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/battleship/agents"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -31,39 +31,41 @@ func nextShot(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int
 // duel opponents as the arena informs them: the textbook shooter with its
 // guess at each sunk ship, and Dreadnought before it has learnt anything.
 func calShooters() []calShooter {
+	dg, _ := agents.New("dg")
+	dn, _ := agents.New("dreadnought")
 	return []calShooter{
 		{name: "self", info: "arena (sunk ship unnamed)", shoot: nextShot},
 		{name: "self-told", info: "told sunk ships' cells", told: true, shoot: nextShot},
-		{name: "density-told", info: "told sunk ships' cells", told: true, shoot: agentShot(dgAgent{})},
-		{name: "dg", info: "arena (sunk ship unnamed)", shoot: agentShot(dgAgent{})},
-		{name: "dreadnought", info: "arena, nothing learnt", shoot: agentShot(newDreadnought(dreadnoughtOptions{}))},
+		{name: "density-told", info: "told sunk ships' cells", told: true, shoot: agentShot(dg)},
+		{name: "dg", info: "arena (sunk ship unnamed)", shoot: agentShot(dg)},
+		{name: "dreadnought", info: "arena, nothing learnt", shoot: agentShot(dn)},
 	}
 }
 
-// agentShot shoots like a referee agent's first game against an unknown
+// agentShot shoots like a referee agents.Agent's first game against an unknown
 // opponent, from the whole history at every shot (a fresh game each time,
 // so a told view, which rewrites the past, is read afresh).
-func agentShot(a agent) func(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
+func agentShot(a agents.Agent) func(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
 	return func(r battleship.Rules, hist []battleship.Strike, rng *rand.Rand) (int, int) {
-		return a.newGame("calibrate", r, rng).shoot(hist, nil)
+		return a.NewGame("calibrate", r, rng).Shoot(hist, nil)
 	}
 }
 
-// calibResult is one shooter's line of -mode calibrate.
-type calibResult struct {
+// CalibResult is one shooter's line of -mode calibrate.
+type CalibResult struct {
 	Shooter     string     `json:"shooter"`
 	Information string     `json:"information"`
 	Games       int        `json:"games"`
 	Finished    int        `json:"finished"`
-	Shots       *shotStats `json:"shots"`
+	Shots       *ShotStats `json:"shots"`
 	// MeanCI95 is the half-width of the 95% interval of the mean.
 	MeanCI95 float64 `json:"mean_ci95"`
 	// VsSelf is the paired difference with the first shooter (same fleets),
 	// negative when fewer shots are needed.
-	VsSelf *pairedDiff `json:"vs_self,omitempty"`
+	VsSelf *PairedDiff `json:"vs_self,omitempty"`
 }
 
-type pairedDiff struct {
+type PairedDiff struct {
 	Mean float64 `json:"mean"`
 	CI95 float64 `json:"ci95"`
 }
@@ -71,12 +73,12 @@ type pairedDiff struct {
 // runCalibrate plays every shooter of calShooters in-process (no HTTP) on
 // the same hidden fleets as -mode target, with the same shooting seed per
 // game for every shooter, and reports shots to sink each fleet.
-func runCalibrate(ctx context.Context, c config, r battleship.Rules, progress func(int, int)) (*report, error) {
+func runCalibrate(ctx context.Context, c Config, r battleship.Rules, progress func(int, int)) (*Report, error) {
 	shooters := calShooters()
-	rep := &report{Mode: "calibrate", Board: boardName(r), Hidden: c.hidden, Seed: c.seed}
+	rep := &Report{Mode: "calibrate", Board: boardName(r), Hidden: c.Hidden, Seed: c.Seed}
 	// rows[g] is game g's shots per shooter, nil if the game did not finish
 	// (interrupted); each game writes only its own row.
-	rows := make([][]int, c.games)
+	rows := make([][]int, c.Games)
 	finished := make([]int, len(shooters))
 	var mu sync.Mutex
 	capShots := c.shotCap(r)
@@ -91,7 +93,7 @@ func runCalibrate(ctx context.Context, c config, r battleship.Rules, progress fu
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			rng := rand.New(rand.NewPCG(c.seed^0x9e3779b97f4a7c15, uint64(g)))
+			rng := rand.New(rand.NewPCG(c.Seed^0x9e3779b97f4a7c15, uint64(g)))
 			n, done, err := calibGame(r, hidden, s, rng, capShots)
 			if err != nil {
 				return fmt.Errorf("game %d, %s: %w", g, s.name, err)
@@ -125,7 +127,7 @@ func runCalibrate(ctx context.Context, c config, r battleship.Rules, progress fu
 		return rep, nil
 	}
 	for i, s := range shooters {
-		res := calibResult{Shooter: s.name, Information: s.info, Games: rep.Games, Finished: finished[i],
+		res := CalibResult{Shooter: s.name, Information: s.info, Games: rep.Games, Finished: finished[i],
 			Shots: summarizeShots(shots[i])}
 		res.MeanCI95 = round2(stats.MeanCI(shots[i]).Half())
 		if i > 0 {
@@ -135,7 +137,7 @@ func runCalibrate(ctx context.Context, c config, r battleship.Rules, progress fu
 				d[g] = shots[i][g] - shots[0][g]
 			}
 			m := stats.MeanCI(d)
-			res.VsSelf = &pairedDiff{Mean: round2(m.Mean), CI95: round2(m.Half())}
+			res.VsSelf = &PairedDiff{Mean: round2(m.Mean), CI95: round2(m.Half())}
 		}
 		rep.Calibration = append(rep.Calibration, res)
 	}
@@ -166,19 +168,4 @@ func calibGame(r battleship.Rules, hidden []battleship.Ship, s calShooter, rng *
 		hist = append(hist, battleship.Strike{X: x, Y: y, OK: true, Result: battleship.ParseResult(res)})
 	}
 	return len(hist), true, nil
-}
-
-func printCalibration(w io.Writer, rep *report) {
-	fmt.Fprintf(w, "mode calibrate  board %s  hidden fleets %s  seed %d  games %d\n", rep.Board, rep.Hidden, rep.Seed, rep.Games)
-	fmt.Fprintf(w, "%-13s %-26s %9s %15s %7s %5s %5s  %s\n", "shooter", "information", "finished", "mean ± 95% CI", "median", "p90", "max", "vs self (paired)")
-	for _, c := range rep.Calibration {
-		vs := "-"
-		if c.VsSelf != nil {
-			vs = fmt.Sprintf("%+.2f ± %.2f", c.VsSelf.Mean, c.VsSelf.CI95)
-		}
-		fmt.Fprintf(w, "%-13s %-26s %9s %15s %7g %5g %5d  %s\n", c.Shooter, c.Information,
-			fmt.Sprintf("%d/%d", c.Finished, c.Games), fmt.Sprintf("%.2f ± %.2f", c.Shots.Mean, c.MeanCI95),
-			c.Shots.Median, c.Shots.P90, c.Shots.Max, vs)
-	}
-	printElapsed(w, rep)
 }

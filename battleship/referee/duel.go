@@ -1,14 +1,14 @@
-package main
+package referee
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/battleship/agents"
 	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/internal/stats"
 )
@@ -19,12 +19,12 @@ import (
 // seeded by (seed, g, side). Fleets are deliberately not paired between
 // games: a learning side would meet the same fleet twice and learn it
 // between the two games (see the note of issue 20).
-func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp agent, progress func(int, int)) (*report, error) {
-	rep := &report{Mode: "duel-inproc", Opponent: c.opponent, Board: boardName(r), Seed: c.seed, Warmup: c.warmup}
-	if c.warmup > 0 {
+func runDuelInproc(ctx context.Context, c Config, r battleship.Rules, bot, opp agents.Agent, progress func(int, int)) (*Report, error) {
+	rep := &Report{Mode: "duel-inproc", Opponent: c.Opponent, Board: boardName(r), Seed: c.Seed, Warmup: c.Warmup}
+	if c.Warmup > 0 {
 		w := c
-		w.games = c.warmup
-		w.seed = c.seed ^ 0x5bd1e995 // a stream of its own
+		w.Games = c.Warmup
+		w.Seed = c.Seed ^ 0x5bd1e995 // a stream of its own
 		if _, err := forGames(ctx, w, nil, func(g int, st [2]*callStats) error {
 			_, err := inprocGame(w, r, bot, opp, g, st, nil) // not counted, not recorded
 			return err
@@ -42,7 +42,7 @@ func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp a
 	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
 		botSeat := g % 2
 		var players [2]string
-		players[botSeat], players[1-botSeat] = c.bot, c.opponent
+		players[botSeat], players[1-botSeat] = c.Bot, c.Opponent
 		w, err := c.recordGame(g, r, players, [2]bool{}, botSeat)
 		if err != nil {
 			return err
@@ -54,7 +54,7 @@ func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp a
 		mu.Lock()
 		defer mu.Unlock()
 		winShots = rep.tally(res, botSeat, st[0], winShots)
-		if c.full && res.invalid == "" {
+		if c.Full && res.invalid == "" {
 			both[0] = append(both[0], res.both[0])
 			both[1] = append(both[1], res.both[1])
 		}
@@ -64,22 +64,22 @@ func runDuelInproc(ctx context.Context, c config, r battleship.Rules, bot, opp a
 		return nil, err
 	}
 	rep.total(winShots)
-	if c.full && len(both[0]) > 0 {
+	if c.Full && len(both[0]) > 0 {
 		rep.BotShots, rep.OppShots = summarizeShots(both[0]), summarizeShots(both[1])
 		d := make([]int, len(both[0]))
 		for i := range d {
 			d[i] = both[1][i] - both[0][i]
 		}
 		m := stats.MeanCI(d)
-		rep.ShotEdge = &pairedDiff{Mean: round2(m.Mean), CI95: round2(m.Half())}
+		rep.ShotEdge = &PairedDiff{Mean: round2(m.Mean), CI95: round2(m.Half())}
 	}
 	fillCalls(rep, st[0])
 	return rep, nil
 }
 
-func newWinRate(wins, games int) *winRate {
+func newWinRate(wins, games int) *WinRate {
 	lo, hi := stats.Wilson(wins, games)
-	wr := &winRate{Low95: round3(lo), High95: round3(hi)}
+	wr := &WinRate{Low95: round3(lo), High95: round3(hi)}
 	if games > 0 {
 		wr.Rate = round3(float64(wins) / float64(games))
 	}
@@ -90,27 +90,27 @@ func newWinRate(wins, games int) *winRate {
 // bot's shot latencies (in-process: the engine's own time). rec (nil:
 // none) records the fleets and the shots (without latencies: in-process
 // times are no bot server's, and the record of a seed stays the same).
-func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*callStats, rec *record.DuelWriter) (gameResult, error) {
+func inprocGame(c Config, r battleship.Rules, bot, opp agents.Agent, g int, st [2]*callStats, rec *record.DuelWriter) (gameResult, error) {
 	botSeat := g % 2
-	agents := [2]agent{}
-	agents[botSeat], agents[1-botSeat] = bot, opp
+	players := [2]agents.Agent{}
+	players[botSeat], players[1-botSeat] = bot, opp
 	side := [2]uint64{}
 	side[botSeat], side[1-botSeat] = 0, 1
-	var games [2]agentGame
+	var games [2]agents.Game
 	var arenas [2]*battleship.Arena // the fleet each seat hides
 	for i := range 2 {
-		rng := rand.New(rand.NewPCG(c.seed, uint64(g)<<1|side[i]))
-		games[i] = agents[i].newGame(agents[1-i].name(), r, rng)
+		rng := rand.New(rand.NewPCG(c.Seed, uint64(g)<<1|side[i]))
+		games[i] = players[i].NewGame(players[1-i].Name(), r, rng)
 	}
 	hist := [2][]battleship.Strike{}
 	finish := func(res gameResult) (gameResult, error) {
 		for i := range 2 {
-			games[i].end(hist[i], hist[1-i])
+			games[i].End(hist[i], hist[1-i])
 		}
 		return res, nil
 	}
 	for i := range 2 { // init: seat 0, then seat 1; a bad fleet loses at once
-		ships, err := games[i].place()
+		ships, err := games[i].Place()
 		if err == nil {
 			err = battleship.CheckPlacement(r, ships)
 		}
@@ -131,7 +131,7 @@ func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*call
 			return finish(gameResult{winner: 1 - i, invalid: fmt.Sprintf("no win after %d shots", maxShots)})
 		}
 		t0 := time.Now()
-		x, y := games[i].shoot(hist[i], hist[1-i])
+		x, y := games[i].Shoot(hist[i], hist[1-i])
 		if i == botSeat {
 			st[0].latencies = append(st[0].latencies, time.Since(t0))
 		}
@@ -145,7 +145,7 @@ func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*call
 		if res != battleship.ResultWin {
 			continue
 		}
-		if !c.full {
+		if !c.Full {
 			return finish(gameResult{winner: i, shots: len(hist[i])})
 		}
 		// -full: the loser plays on until it sinks the fleet too; the
@@ -163,12 +163,9 @@ func inprocGame(c config, r battleship.Rules, bot, opp agent, g int, st [2]*call
 	}
 }
 
-// errNotInproc is returned for a player that only exists over HTTP.
-var errNotInproc = errors.New("-mode duel-inproc plays in-process players only (self, stupid, dg, dreadnought…); use -mode duel for URLs")
-
 // total fills the totals once every game is tallied (winShots: the shots
 // of the games won).
-func (rep *report) total(winShots []int) {
+func (rep *Report) total(winShots []int) {
 	rep.Games = rep.Wins + rep.Losses
 	rep.Shots = summarizeShots(winShots)
 	rep.WinRate = newWinRate(rep.Wins, rep.Games)
@@ -177,7 +174,7 @@ func (rep *report) total(winShots []int) {
 // tally counts one finished duel game in rep, the bot in seat botSeat: an
 // invalid answer by the loser is the bot's (in its stats) or the
 // opponent's. It returns winShots with the bot's winning shot count added.
-func (rep *report) tally(res gameResult, botSeat int, bot *callStats, winShots []int) []int {
+func (rep *Report) tally(res gameResult, botSeat int, bot *callStats, winShots []int) []int {
 	rep.SeatGames[botSeat]++
 	if res.winner == botSeat {
 		rep.Wins++

@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"cmp"
@@ -76,9 +76,9 @@ func newDreadnought(opt dreadnoughtOptions) *dreadnought {
 	return &dreadnought{opt: opt}
 }
 
-func (d *dreadnought) name() string { return d.opt.label }
+func (d *dreadnought) Name() string { return d.opt.label }
 
-func (d *dreadnought) newGame(opponent string, r battleship.Rules, rng *rand.Rand) agentGame {
+func (d *dreadnought) NewGame(opponent string, r battleship.Rules, rng *rand.Rand) Game {
 	g := &dnGame{d: d, key: memoKey(opponent, r), b: newBoard(r), rng: rng,
 		hyps: [][]dnShip{{}}, score: make([]float64, r.Cells()), post: make([]float64, r.Cells())}
 	n := r.Cells()
@@ -138,7 +138,7 @@ func (g *dnGame) covers(s dnShip, c int) bool {
 }
 
 // place is §B.4: the lowest score of dnFleets uniformly random fleets.
-func (g *dnGame) place() ([]battleship.Ship, error) {
+func (g *dnGame) Place() ([]battleship.Ship, error) {
 	r := g.b.r
 	top := 0.0
 	for _, v := range g.shotMap {
@@ -205,7 +205,7 @@ func touchingPairs(r battleship.Rules, f []battleship.Ship) int {
 
 // end folds the game into the memory (the referee tells it the game is
 // over; on the arena a port would fold the histories incrementally).
-func (g *dnGame) end(yours, his []battleship.Strike) {
+func (g *dnGame) End(yours, his []battleship.Strike) {
 	r := g.b.r
 	t := max(1, int(math.Round(50*float64(r.Cells())/100))) // T = 50 on 10x10 (§B.5)
 	g.d.mem.with(g.key, func() *dnMemory { return newDNMemory(r.Cells()) }, func(m *dnMemory) {
@@ -239,7 +239,7 @@ func (g *dnGame) end(yours, his []battleship.Strike) {
 	})
 }
 
-func (g *dnGame) shoot(yours, _ []battleship.Strike) (int, int) {
+func (g *dnGame) Shoot(yours, _ []battleship.Strike) (int, int) {
 	if g.d.opt.exact {
 		r := g.b.r
 		if g.prior == nil {

@@ -1,4 +1,4 @@
-package main
+package referee
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/battleship/wire"
 )
 
 // oddConfig is one board of spec §9.
@@ -50,23 +51,22 @@ func oddConfigs() []oddConfig {
 // runConfigs plays one full game per §9 configuration (the bot places its
 // fleet and sinks a hidden one), checking every answer like the arena.
 // Interrupted, it reports the configurations played so far.
-func runConfigs(ctx context.Context, c config, bot player) (*report, error) {
-	rep := &report{Mode: "configs"}
+func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
+	rep := &Report{Mode: "configs"}
 	all := &callStats{}
 	for i, oc := range oddConfigs() {
 		if ctx.Err() != nil {
 			break
 		}
-		if c.maxCells > 0 && oc.rules.Cells() > c.maxCells {
+		if c.MaxCells > 0 && oc.rules.Cells() > c.MaxCells {
 			continue
 		}
-		res := configResult{Name: oc.name, OK: true}
+		res := ConfigResult{Name: oc.name, OK: true}
 		st := [2]*callStats{{}, {}}
-		rng := rand.New(rand.NewPCG(c.seed, uint64(i)))
+		rng := rand.New(rand.NewPCG(c.Seed, uint64(i)))
 		if oc.impossible {
 			t0 := time.Now()
-			body, _ := json.Marshal(initMsg{GameID: 9000 + i, Game: "battleship", Action: "init", Players: 2,
-				Board: boardFor(oc.rules, "referee")})
+			body, _ := json.Marshal(wire.NewInit(9000+i, 0, oc.rules, "referee"))
 			out, err := bot.call(ctx, body)
 			if err != nil && ctx.Err() != nil {
 				break // cut short: not a result

@@ -1,42 +1,46 @@
-package main
+// Package agents holds the battleship referee's in-process opponents: the
+// engine as the server drives it ("self"), the arena's stupidIA, the
+// textbook density shooter ("dg") and the adaptive Dreadnought with its
+// variants. docs/battleship.md describes each. An agent plays a whole run,
+// so it may remember past games per opponent name, as a bot on the arena
+// can.
+package agents
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"sync"
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/wire"
 )
 
-// agent is an in-process duellist: one agent plays a whole run, so it may
+// Agent is an in-process duellist: one agent plays a whole run, so it may
 // remember past games (per opponent name, as the arena names opponents).
 // Agents must be safe for concurrent games.
-type agent interface {
-	// name is the agent's name as the arena would send it to its opponent.
-	name() string
-	// newGame starts one game against opponent; rng is the game's only
+type Agent interface {
+	// Name is the agent's name as the arena would send it to its opponent.
+	Name() string
+	// NewGame starts one game against opponent; rng is the game's only
 	// source of randomness (the referee pairs games by seeding it).
-	newGame(opponent string, r battleship.Rules, rng *rand.Rand) agentGame
+	NewGame(opponent string, r battleship.Rules, rng *rand.Rand) Game
 }
 
-// agentGame is one game of an agent.
-type agentGame interface {
-	// place returns the fleet, or an error the arena would punish.
-	place() ([]battleship.Ship, error)
-	// shoot chooses a shot from the whole history, as play-turn sends it.
-	shoot(yours, his []battleship.Strike) (x, y int)
-	// end tells the referee's agents the game is over (the arena tells a
+// Game is one game of an agent.
+type Game interface {
+	// Place returns the fleet, or an error the arena would punish.
+	Place() ([]battleship.Ship, error)
+	// Shoot chooses a shot from the whole history, as play-turn sends it.
+	Shoot(yours, his []battleship.Strike) (x, y int)
+	// End tells the referee's agents the game is over (the arena tells a
 	// bot nothing, so the engine's adapter ignores it).
-	end(yours, his []battleship.Strike)
+	End(yours, his []battleship.Strike)
 }
 
-// newAgent resolves an in-process agent name.
-func newAgent(spec string) (agent, error) {
+// New resolves an in-process agent name.
+func New(spec string) (Agent, error) {
 	switch spec {
 	case "self":
 		return &selfAgent{bot: battleship.NewBot(battleship.Options{}), label: "gamebot"}, nil
@@ -65,9 +69,9 @@ type selfAgent struct {
 	label string
 }
 
-func (a *selfAgent) name() string { return a.label }
+func (a *selfAgent) Name() string { return a.label }
 
-func (a *selfAgent) newGame(opponent string, r battleship.Rules, rng *rand.Rand) agentGame {
+func (a *selfAgent) NewGame(opponent string, r battleship.Rules, rng *rand.Rand) Game {
 	return &selfGame{a: a, opp: opponent, r: r, seed: rng.Uint64()}
 }
 
@@ -78,28 +82,28 @@ type selfGame struct {
 	seed uint64 // the game's, as GameSeed gives the server one
 }
 
-func (g *selfGame) place() ([]battleship.Ship, error) {
+func (g *selfGame) Place() ([]battleship.Ship, error) {
 	boats, err := g.a.bot.Init(g.opp, g.r, g.seed)
 	if err != nil {
-		return nil, &invalidError{reason: "init: " + err.Error()}
+		return nil, &wire.InvalidAnswer{Reason: "init: " + err.Error()}
 	}
 	raw, _ := json.Marshal(boats)
-	return checkBoats(g.r, raw)
+	return wire.ArenaBoats(g.r, raw)
 }
 
-func (g *selfGame) shoot(yours, his []battleship.Strike) (int, int) {
+func (g *selfGame) Shoot(yours, his []battleship.Strike) (int, int) {
 	return g.a.bot.PlayTurn(g.opp, g.r, yours, his, g.seed)
 }
 
-func (*selfGame) end(_, _ []battleship.Strike) {}
+func (*selfGame) End(_, _ []battleship.Strike) {}
 
 // stupidAgent is stupidPlayer in-process: stupidIA's placement and
 // uniformly random shots, repeats included. It learns nothing.
 type stupidAgent struct{}
 
-func (stupidAgent) name() string { return "stupidIA" }
+func (stupidAgent) Name() string { return "stupidIA" }
 
-func (stupidAgent) newGame(_ string, r battleship.Rules, rng *rand.Rand) agentGame {
+func (stupidAgent) NewGame(_ string, r battleship.Rules, rng *rand.Rand) Game {
 	return stupidGame{r: r, rng: rng}
 }
 
@@ -108,13 +112,13 @@ type stupidGame struct {
 	rng *rand.Rand
 }
 
-func (g stupidGame) place() ([]battleship.Ship, error) { return stupidFleet(g.r, g.rng) }
+func (g stupidGame) Place() ([]battleship.Ship, error) { return stupidFleet(g.r, g.rng) }
 
-func (g stupidGame) shoot(_, _ []battleship.Strike) (int, int) {
+func (g stupidGame) Shoot(_, _ []battleship.Strike) (int, int) {
 	return g.rng.IntN(g.r.W), g.rng.IntN(g.r.H)
 }
 
-func (stupidGame) end(_, _ []battleship.Strike) {}
+func (stupidGame) End(_, _ []battleship.Strike) {}
 
 // stupidFleet is stupidIA's placement: longest ships first, each dropped
 // at a random position and orientation until it fits (its goto loop; on
@@ -248,82 +252,29 @@ func memoKey(opponent string, r battleship.Rules) string {
 	return fmt.Sprintf("%s|%dx%d", opponent, r.W, r.H)
 }
 
-// agentPlayer serves an agent over the arena's messages, so the HTTP duel
-// can pit a URL (or the production edge, "self") against the referee's
-// agents. Games are keyed by (game-id, player-index), as a real bot must.
-type agentPlayer struct {
-	a     agent
-	seed  uint64
-	mu    sync.Mutex
-	games map[agentGameKey]*agentPlayerGame
-}
-
-type agentGameKey struct {
-	id   string
-	seat int
-}
-
-type agentPlayerGame struct {
-	g          agentGame
-	yours, his []battleship.Strike // the last history seen
-}
-
-func newAgentPlayer(a agent, seed uint64) *agentPlayer {
-	return &agentPlayer{a: a, seed: seed, games: make(map[agentGameKey]*agentPlayerGame)}
-}
-
-func (p *agentPlayer) name() string { return p.a.name() }
-
-func (p *agentPlayer) game(req *wire.Request) *agentPlayerGame {
-	k := agentGameKey{id: req.GameID, seat: req.PlayerIndex}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	g := p.games[k]
-	if g == nil {
-		id, _ := strconv.ParseUint(req.GameID, 10, 64)
-		rng := rand.New(rand.NewPCG(p.seed, id<<1|uint64(req.PlayerIndex&1)))
-		g = &agentPlayerGame{g: p.a.newGame(req.Opponent, req.Rules, rng)}
-		p.games[k] = g
+func fitsFree(occ []bool, w, h int, s battleship.Ship) bool {
+	x2, y2 := s.End()
+	if x2 >= w || y2 >= h {
+		return false
 	}
-	return g
-}
-
-func (p *agentPlayer) call(_ context.Context, body []byte) ([]byte, error) {
-	req, err := wire.Decode(body)
-	if err != nil {
-		return nil, err
-	}
-	if req.BoardErr != nil {
-		return nil, fmt.Errorf("%s: %w", p.a.name(), req.BoardErr)
-	}
-	g := p.game(req)
-	switch req.Action {
-	case "init":
-		ships, err := g.g.place()
-		if err != nil {
-			return nil, err
+	for i := range s.L {
+		c := s.Y*w + s.X + i
+		if s.Vertical {
+			c = (s.Y+i)*w + s.X
 		}
-		boats := make([]string, len(ships))
-		for i, s := range ships {
-			boats[i] = s.String()
+		if occ[c] {
+			return false
 		}
-		return json.Marshal(wire.InitAnswer{Name: p.a.name(), Boats: boats})
-	case "play-turn":
-		g.yours, g.his = req.Yours, req.His
-		x, y := g.g.shoot(req.Yours, req.His)
-		return json.Marshal(wire.TurnAnswer{Play: battleship.FormatTarget(x, y)})
 	}
-	return []byte(`{}`), nil
+	return true
 }
 
-// gameOver ends game id at seat with the last histories it was sent.
-func (p *agentPlayer) gameOver(id, seat int) {
-	k := agentGameKey{id: strconv.Itoa(id), seat: seat}
-	p.mu.Lock()
-	g := p.games[k]
-	delete(p.games, k)
-	p.mu.Unlock()
-	if g != nil {
-		g.g.end(g.yours, g.his)
+func markShip(occ []bool, w int, s battleship.Ship) {
+	for i := range s.L {
+		c := s.Y*w + s.X + i
+		if s.Vertical {
+			c = (s.Y+i)*w + s.X
+		}
+		occ[c] = true
 	}
 }

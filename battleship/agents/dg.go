@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"math"
@@ -20,9 +20,9 @@ type dgAgent struct{}
 // dgHitWeight is K of §A.3: a placement covering h live hits weighs K^h.
 const dgHitWeight = 100
 
-func (dgAgent) name() string { return "dg-density" }
+func (dgAgent) Name() string { return "dg-density" }
 
-func (dgAgent) newGame(_ string, r battleship.Rules, rng *rand.Rand) agentGame {
+func (dgAgent) NewGame(_ string, r battleship.Rules, rng *rand.Rand) Game {
 	return &dgGame{b: newBoard(r), rem: r.Fleet, resolved: make([]bool, r.Cells()), dens: make([]float64, r.Cells()), rng: rng}
 }
 
@@ -34,9 +34,9 @@ type dgGame struct {
 	rng      *rand.Rand
 }
 
-func (g *dgGame) place() ([]battleship.Ship, error) { return uniformFleet(g.b.r, g.rng) }
+func (g *dgGame) Place() ([]battleship.Ship, error) { return uniformFleet(g.b.r, g.rng) }
 
-func (*dgGame) end(_, _ []battleship.Strike) {}
+func (*dgGame) End(_, _ []battleship.Strike) {}
 
 func (g *dgGame) blocked(c int) bool {
 	st := g.b.state[c]
@@ -45,7 +45,7 @@ func (g *dgGame) blocked(c int) bool {
 
 func (g *dgGame) live(c int) bool { return g.b.state[c] == cHit && !g.resolved[c] }
 
-func (g *dgGame) shoot(yours, _ []battleship.Strike) (int, int) {
+func (g *dgGame) Shoot(yours, _ []battleship.Strike) (int, int) {
 	g.b.fold(yours, g.apply)
 	r := g.b.r
 	w, h := r.W, r.H
