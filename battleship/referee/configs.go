@@ -125,4 +125,5 @@ func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
 	return rep, nil
 }
 
+// ms is d in milliseconds, to the microsecond below.
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/agents"
 	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/internal/stats"
 )
 
 // Config is one run of the referee.
@@ -401,22 +402,11 @@ func summarizeShots(v []int) *ShotStats {
 	n := len(s)
 	return &ShotStats{
 		Mean:   math.Round(float64(sum)/float64(n)*100) / 100,
-		Median: quantileInt(s, 0.5),
-		P90:    quantileInt(s, 0.9),
+		Median: float64(stats.Quantile(s, 0.5)),
+		P90:    float64(stats.Quantile(s, 0.9)),
 		Max:    s[n-1],
 		Min:    s[0],
 	}
-}
-
-// quantileInt is the nearest-rank quantile of sorted v (median of an even
-// count: mean of the two middle values).
-func quantileInt(s []int, q float64) float64 {
-	n := len(s)
-	if q == 0.5 && n%2 == 0 {
-		return float64(s[n/2-1]+s[n/2]) / 2
-	}
-	k := int(math.Ceil(q*float64(n))) - 1
-	return float64(s[max(0, min(n-1, k))])
 }
 
 func fillCalls(rep *Report, st *callStats) {
@@ -440,9 +430,5 @@ func latency(d []time.Duration) LatencyStats {
 	}
 	s := slices.Clone(d)
 	slices.Sort(s)
-	ms := func(q float64) float64 {
-		k := int(math.Ceil(q*float64(len(s)))) - 1
-		return math.Round(float64(s[max(0, k)].Microseconds())) / 1000
-	}
-	return LatencyStats{Requests: len(s), P50ms: ms(0.5), P99ms: ms(0.99), Maxms: ms(1), Slow: slow, SlowestAt: at}
+	return LatencyStats{Requests: len(s), P50ms: ms(stats.Quantile(s, 0.5)), P99ms: ms(stats.Quantile(s, 0.99)), Maxms: ms(s[len(s)-1]), Slow: slow, SlowestAt: at}
 }

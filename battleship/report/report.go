@@ -81,12 +81,8 @@ func summarize(v []int) ShotSummary {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	n := len(s)
-	med := float64(s[n/2])
-	if n%2 == 0 {
-		med = float64(s[n/2-1]+s[n/2]) / 2
-	}
 	m := stats.MeanCI(s)
-	return ShotSummary{N: n, Mean: m.Mean, Median: med, Min: s[0], Max: s[n-1], MeanLo95: m.Lo, MeanHi95: m.Hi, HasSpread: n > 1}
+	return ShotSummary{N: n, Mean: m.Mean, Median: float64(stats.Quantile(s, 0.5)), Min: s[0], Max: s[n-1], MeanLo95: m.Lo, MeanHi95: m.Hi, HasSpread: n > 1}
 }
 
 // DuelOpponentRow is the subject's results against one opponent.
