@@ -9,7 +9,7 @@ import (
 
 // dgAgent is the textbook probability-density shooter (N. Berry,
 // DataGenetics, "Battleship", 2011), adapted to botsarena's unnamed sunk
-// ships as /work/notes/battleship-opponents.md §A describes: every
+// ships as docs/battleship.md §6.3 describes: every
 // placement of every remaining ship that avoids known water adds
 // count·K^hits to the unknown cells it covers, the densest unknown cell is
 // shot (ties at random); a "hit and sunk" is read the natural human way
@@ -17,7 +17,8 @@ import (
 // It places uniformly at random among valid fleets and learns nothing.
 type dgAgent struct{}
 
-// dgHitWeight is K of §A.3: a placement covering h live hits weighs K^h.
+// dgHitWeight is K of docs/battleship.md §6.3: a placement covering h live
+// hits weighs K^h.
 const dgHitWeight = 100
 
 func (dgAgent) Name() string { return "dg-density" }
@@ -92,7 +93,8 @@ func (g *dgGame) Shoot(yours, _ []battleship.Strike) (int, int) {
 	return g.b.pick(g.dens, g.rng)
 }
 
-// apply folds one new result into the state (§A.4 for sinks).
+// apply folds one new result into the state (a sink is read as
+// docs/battleship.md §6.3 says).
 func (g *dgGame) apply(c int, res battleship.Result) {
 	switch res {
 	case battleship.Miss:

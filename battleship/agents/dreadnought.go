@@ -10,8 +10,8 @@ import (
 )
 
 // dreadnought is the adaptive design of "Dreadnought 1.2" (Stack Overflow
-// question 1631414, contest of 2009), as /work/notes/battleship-opponents.md
-// §B describes it and §B.5 adapts it to botsarena. Per opponent name and
+// question 1631414, contest of 2009), adapted to botsarena as
+// docs/battleship.md §6.4 describes. Per opponent name and
 // board size it remembers where the opponent shot early (each shot k of a
 // game adds max(1, T-k)) and how often its own shots hit each cell. It
 // places the best of 100 uniformly random fleets scored by that shot map
@@ -38,7 +38,7 @@ type dreadnoughtOptions struct {
 	exact bool
 }
 
-// Dreadnought's constants (§B.2, §B.4).
+// Dreadnought's constants (docs/battleship.md §6.4).
 const (
 	dnFleets     = 100  // random fleets scored per placement
 	dnTouchCost  = 20   // per ordered pair of touching ships
@@ -50,7 +50,7 @@ const (
 )
 
 // dnQ is the weight of a hypothesised ship of length L with u unknown
-// cells (§B.3; L=1 and L=6 per §B.5).
+// cells (docs/battleship.md §6.4; rows 1 and 6 extend the original table).
 var dnQ = [battleship.MaxLen + 1][]float64{
 	1: {1},
 	2: {1, 1.0 / 16},
@@ -137,7 +137,8 @@ func (g *dnGame) covers(s dnShip, c int) bool {
 	return in
 }
 
-// place is §B.4: the lowest score of dnFleets uniformly random fleets.
+// Place keeps the lowest score of dnFleets uniformly random fleets
+// (docs/battleship.md §6.4, placement).
 func (g *dnGame) Place() ([]battleship.Ship, error) {
 	r := g.b.r
 	top := 0.0
@@ -207,7 +208,7 @@ func touchingPairs(r battleship.Rules, f []battleship.Ship) int {
 // over; on the arena a port would fold the histories incrementally).
 func (g *dnGame) End(yours, his []battleship.Strike) {
 	r := g.b.r
-	t := max(1, int(math.Round(50*float64(r.Cells())/100))) // T = 50 on 10x10 (§B.5)
+	t := max(1, int(math.Round(50*float64(r.Cells())/100))) // T = 50 on 10x10, half the cells
 	g.d.mem.with(g.key, func() *dnMemory { return newDNMemory(r.Cells()) }, func(m *dnMemory) {
 		if g.d.opt.decay < 1 {
 			for c := range m.shots {
@@ -295,7 +296,8 @@ func (g *dnGame) used(h []dnShip) battleship.Fleet {
 	return u
 }
 
-// apply updates the hypotheses with one new result (§B.3, §B.5).
+// apply updates the hypotheses with one new result (docs/battleship.md
+// §6.4, shooting).
 func (g *dnGame) apply(c int, res battleship.Result) {
 	switch res {
 	case battleship.Miss:
@@ -385,7 +387,7 @@ func (g *dnGame) extend(out [][]dnShip, h []dnShip, c int, sink bool) [][]dnShip
 	return out
 }
 
-// weight is P(hyp) of §B.3: per ship q(L, unknown cells), and 1/2 per
+// weight is a hypothesis's weight: per ship q(L, unknown cells), and 1/2 per
 // ordered pair of touching ships.
 func (g *dnGame) weight(h []dnShip) float64 {
 	p := 1.0
@@ -438,7 +440,7 @@ func (g *dnGame) targetMap() {
 	}
 }
 
-// huntMap is the "random shots" density of §B.3: per remaining ship, the
+// huntMap is the hunting density of docs/battleship.md §6.4: per remaining ship, the
 // placements over unknown (or possibly live hit) cells, each orientation of
 // mass 1, a fifth next to known hits, weighted by the hit-rate prior and
 // normalised per ship.

@@ -11,7 +11,7 @@ import (
 	"github.com/botarena/gamebot/battleship/wire"
 )
 
-// oddConfig is one board of spec §9.
+// oddConfig is one of the odd boards of docs/battleship.md §4.
 type oddConfig struct {
 	name  string
 	rules battleship.Rules
@@ -48,7 +48,7 @@ func oddConfigs() []oddConfig {
 	}
 }
 
-// runConfigs plays one full game per §9 configuration (the bot places its
+// runConfigs plays one full game per odd board (the bot places its
 // fleet and sinks a hidden one), checking every answer like the arena.
 // Interrupted, it reports the configurations played so far.
 func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {

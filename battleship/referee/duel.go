@@ -18,7 +18,7 @@ import (
 // then -n games, seats alternating. Each side's randomness in game g is
 // seeded by (seed, g, side). Fleets are deliberately not paired between
 // games: a learning side would meet the same fleet twice and learn it
-// between the two games (see the note of issue 20).
+// between the two games.
 func runDuelInproc(ctx context.Context, c Config, r battleship.Rules, bot, opp agents.Agent, progress func(int, int)) (*Report, error) {
 	rep := &Report{Mode: "duel-inproc", Opponent: c.Opponent, Board: boardName(r), Seed: c.Seed, Warmup: c.Warmup}
 	if c.Warmup > 0 {

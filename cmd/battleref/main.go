@@ -5,7 +5,7 @@
 //
 //	battleref -mode target -bot self -n 1000              # shots to sink random fleets
 //	battleref -mode duel -bot self -opponent stupid -n 1000
-//	battleref -mode configs -bot self                     # every odd board of spec §9
+//	battleref -mode configs -bot self                     # every odd board of docs/battleship.md §4
 //	battleref -mode duel -bot http://host:8080/battleship -opponent self
 //	battleref -mode calibrate -n 2000 -seed 1             # in-process shooters, see below
 //	battleref -mode duel-inproc -opponent dreadnought -n 20 -record rec
