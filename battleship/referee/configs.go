@@ -11,6 +11,9 @@ import (
 	"github.com/botarena/gamebot/battleship/wire"
 )
 
+// DefaultSlowInit is Config.SlowInit's default.
+const DefaultSlowInit = time.Second
+
 // oddConfig is one of the odd boards of docs/battleship.md §4.
 type oddConfig struct {
 	name  string
@@ -53,6 +56,10 @@ func oddConfigs() []oddConfig {
 // Interrupted, it reports the configurations played so far.
 func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
 	rep := &Report{Mode: "configs"}
+	slowInit := c.SlowInit
+	if slowInit <= 0 {
+		slowInit = DefaultSlowInit
+	}
 	all := &callStats{}
 	for i, oc := range oddConfigs() {
 		if ctx.Err() != nil {
@@ -71,14 +78,15 @@ func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
 			if err != nil && ctx.Err() != nil {
 				break // cut short: not a result
 			}
-			res.InitMs = ms(time.Since(t0))
+			d := time.Since(t0).Truncate(time.Microsecond)
+			res.InitMs = ms(d)
 			var obj map[string]any
 			switch {
 			case err != nil:
 				res.OK, res.Detail = false, "no answer: "+err.Error()
 			case json.Unmarshal(out, &obj) != nil:
 				res.OK, res.Detail = false, fmt.Sprintf("answer is not a JSON object: %.60q", out)
-			case res.InitMs > 1000:
+			case d > slowInit:
 				res.OK, res.Detail = false, "slow answer to an impossible fleet"
 			default:
 				res.Detail = fmt.Sprintf("answered %.70s", out)

@@ -43,6 +43,11 @@ type Config struct {
 	Full bool
 	// RecordDir (duel modes) receives one record per game (battleship/record).
 	RecordDir string
+	// SlowInit (configs) fails an answer to an impossible fleet that takes
+	// longer (0: DefaultSlowInit). The arena waits 10 s, but a bot that
+	// cannot place a fleet has nothing to search for and should answer at
+	// once; a test on a loaded machine gives it more.
+	SlowInit time.Duration
 }
 
 // SelfServer starts this module's engine behind the production server

@@ -60,7 +60,7 @@ func TestRunDuel(t *testing.T) {
 }
 
 func TestRunConfigs(t *testing.T) {
-	rep, _ := runJSON(t, "-mode", "configs", "-bot", "self", "-max-cells", "120")
+	rep, _ := runJSON(t, "-mode", "configs", "-bot", "self", "-max-cells", "120", "-slow-init", "10m")
 	if rep.Invalid != 0 || len(rep.Configs) < 10 {
 		t.Fatalf("report %+v", rep)
 	}
