@@ -9,6 +9,7 @@ import (
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/wire"
+	"github.com/botarena/gamebot/internal/jsonl"
 )
 
 // DefaultSlowInit is Config.SlowInit's default.
@@ -78,8 +79,8 @@ func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
 			if err != nil && ctx.Err() != nil {
 				break // cut short: not a result
 			}
-			d := time.Since(t0).Truncate(time.Microsecond)
-			res.InitMs = ms(d)
+			d := time.Since(t0)
+			res.InitMs = jsonl.Millis(d)
 			var obj map[string]any
 			switch {
 			case err != nil:
@@ -115,7 +116,7 @@ func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
 		}
 		res.Shots = g.shots
 		if len(st[0].latencies) > 0 {
-			res.InitMs = ms(st[0].latencies[0])
+			res.InitMs = jsonl.Millis(st[0].latencies[0])
 			l := latency(st[0].latencies[1:])
 			res.P99ms, res.Maxms = l.P99ms, l.Maxms
 		}
@@ -132,6 +133,3 @@ func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
 	fillCalls(rep, all)
 	return rep, nil
 }
-
-// ms is d in milliseconds, to the microsecond below.
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

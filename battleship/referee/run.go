@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/agents"
 	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/internal/jsonl"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -435,5 +436,5 @@ func latency(d []time.Duration) LatencyStats {
 	}
 	s := slices.Clone(d)
 	slices.Sort(s)
-	return LatencyStats{Requests: len(s), P50ms: ms(stats.Quantile(s, 0.5)), P99ms: ms(stats.Quantile(s, 0.99)), Maxms: ms(s[len(s)-1]), Slow: slow, SlowestAt: at}
+	return LatencyStats{Requests: len(s), P50ms: jsonl.Millis(stats.Quantile(s, 0.5)), P99ms: jsonl.Millis(stats.Quantile(s, 0.99)), Maxms: jsonl.Millis(s[len(s)-1]), Slow: slow, SlowestAt: at}
 }
