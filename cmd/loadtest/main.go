@@ -31,6 +31,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/botarena/gamebot/battleship"
+	bswire "github.com/botarena/gamebot/battleship/wire"
 	"github.com/botarena/gamebot/giretra/middeal"
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
@@ -310,8 +312,8 @@ func readRSS(c *http.Client, base string) float64 {
 // full fleet of 60 ships and a long history of shots on both sides.
 func bigBattleshipTurn(seed uint64) []byte {
 	rng := rand.New(rand.NewPCG(seed, 5))
-	strikes := func(n int) []map[string]string {
-		out := make([]map[string]string, 0, n)
+	strikes := func(n int) []bswire.Strike {
+		out := make([]bswire.Strike, 0, n)
 		seen := map[int]bool{}
 		for len(out) < n {
 			c := rng.IntN(10000)
@@ -319,15 +321,11 @@ func bigBattleshipTurn(seed uint64) []byte {
 				continue
 			}
 			seen[c] = true
-			out = append(out, map[string]string{"target": fmt.Sprintf("%d,%d", c%100, c/100), "result": ""})
+			out = append(out, bswire.Strike{Target: fmt.Sprintf("%d,%d", c%100, c/100)})
 		}
 		return out
 	}
-	board := map[string]any{"opponent": "loadtest", "width": "100", "height": "100",
-		"your_strikes": strikes(3000), "his_strikes": strikes(3000)}
-	for l := 1; l <= 6; l++ {
-		board["ship"+strconv.Itoa(l)] = "10"
-	}
-	b, _ := json.Marshal(map[string]any{"game": "Battleship", "game-id": 1000 + seed, "action": "play-turn", "player-index": 0, "board": board})
+	r := battleship.Rules{W: 100, H: 100, Fleet: battleship.Fleet{0, 10, 10, 10, 10, 10, 10}}
+	b, _ := json.Marshal(bswire.NewTurn(1000+int(seed), 0, r, "loadtest", strikes(3000), strikes(3000)))
 	return b
 }
