@@ -1,3 +1,11 @@
+// Package referee is battleref's logic: it plays bots as botsarena does,
+// over HTTP with the arena's messages and judging (battleship/wire), or
+// in-process agents (battleship/agents), in five modes: target (shots to
+// sink hidden fleets), duel (two bots over HTTP, seats alternating),
+// duel-inproc (two agents, fast), configs (the odd boards of
+// docs/battleship.md §4) and calibrate (shooters compared on the same
+// fleets). Run returns a Report; duels can be recorded (battleship/record).
+// Every run is reproducible from Config.Seed.
 package referee
 
 import (

@@ -27,8 +27,8 @@ var duelCSS string
 //go:embed duel.js
 var duelJS string
 
-// DuelOptions shape a battleship report.
-type DuelOptions struct {
+// Options shape a battleship report.
+type Options struct {
 	// Subject is the player the report is about; "" takes the first
 	// record's subject (battleref -bot).
 	Subject string
@@ -39,8 +39,8 @@ type DuelOptions struct {
 	Title string
 }
 
-// DuelReport is what the battleship page shows.
-type DuelReport struct {
+// Report is what the battleship page shows.
+type Report struct {
 	Title   string
 	Subject string
 	Boards  []string // the boards played, "10x10, ships 0,1,2,1,1,0"
@@ -56,7 +56,7 @@ type DuelReport struct {
 	// by sinking the other fleet.
 	Shots, OppShots ShotSummary
 	Curve           template.HTML
-	Opponent        []DuelOpponentRow
+	Opponent        []OpponentRow
 	Latency         []htmlreport.LatencyBlock
 	List            []htmlreport.GameRow
 	Viewer          template.JS // the duel viewer's data, JSON
@@ -85,25 +85,25 @@ func summarize(v []int) ShotSummary {
 	return ShotSummary{N: n, Mean: m.Mean, Median: float64(stats.Quantile(s, 0.5)), Min: s[0], Max: s[n-1], MeanLo95: m.Lo, MeanHi95: m.Hi, HasSpread: n > 1}
 }
 
-// DuelOpponentRow is the subject's results against one opponent.
-type DuelOpponentRow struct {
+// OpponentRow is the subject's results against one opponent.
+type OpponentRow struct {
 	Name            string
 	Games, Wins     int
 	Rate, Lo, Hi    float64
 	Shots, OppShots ShotSummary // shots to win: the subject's, the opponent's
 }
 
-// WriteDuels writes the battleship report page of duels to w.
-func WriteDuels(w io.Writer, duels []*record.Duel, opt DuelOptions) error {
-	r, err := BuildDuels(duels, opt)
+// Write writes the battleship report page of duels to w.
+func Write(w io.Writer, duels []*record.Duel, opt Options) error {
+	r, err := Build(duels, opt)
 	if err != nil {
 		return err
 	}
 	return htmlreport.WritePage(w, duelTemplate, duelCSS, duelJS, "battleref", r)
 }
 
-// BuildDuels computes the battleship report.
-func BuildDuels(duels []*record.Duel, opt DuelOptions) (*DuelReport, error) {
+// Build computes the battleship report.
+func Build(duels []*record.Duel, opt Options) (*Report, error) {
 	if len(duels) == 0 {
 		return nil, fmt.Errorf("no game to report")
 	}
@@ -111,7 +111,7 @@ func BuildDuels(duels []*record.Duel, opt DuelOptions) (*DuelReport, error) {
 	if subject == "" {
 		subject = duels[0].Header.Subject
 	}
-	r := &DuelReport{Subject: subject, Title: opt.Title}
+	r := &Report{Subject: subject, Title: opt.Title}
 	if r.Title == "" {
 		r.Title = "Battleship report: " + subject
 	}
@@ -125,7 +125,7 @@ func BuildDuels(duels []*record.Duel, opt DuelOptions) (*DuelReport, error) {
 		return nil, fmt.Errorf("%q is the subject of none of the %d games", subject, len(duels))
 	}
 	type opp struct {
-		row         DuelOpponentRow
+		row         OpponentRow
 		shots, agst []int
 	}
 	opps := map[string]*opp{}
@@ -168,7 +168,7 @@ func BuildDuels(duels []*record.Duel, opt DuelOptions) (*DuelReport, error) {
 		name := h.Players[1-me]
 		o := opps[name]
 		if o == nil {
-			o = &opp{row: DuelOpponentRow{Name: name}}
+			o = &opp{row: OpponentRow{Name: name}}
 			opps[name] = o
 			order = append(order, name)
 		}

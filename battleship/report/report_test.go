@@ -26,7 +26,7 @@ func duel(t *testing.T, game, subjectSeat int, lines ...string) *record.Duel {
 	return d
 }
 
-func TestBuildDuels(t *testing.T) {
+func TestBuild(t *testing.T) {
 	won := duel(t, 1, 0,
 		`{"type":"shot","shot":1,"seat":0,"cell":[1,0],"result":"miss","ms":1.5}`,
 		`{"type":"shot","shot":2,"seat":1,"cell":[0,0],"result":"miss"}`,
@@ -40,7 +40,7 @@ func TestBuildDuels(t *testing.T) {
 	invalid := duel(t, 3, 0, `{"type":"end","winner":1,"shots":[0,0],"invalid":"play-turn: shot \"x\" is malformed"}`)
 	stopped := duel(t, 4, 0, `{"type":"end","shots":[0,0],"error":"context canceled","interrupted":true}`)
 	all := []*record.Duel{won, lost, invalid, stopped}
-	r, err := BuildDuels(all, DuelOptions{})
+	r, err := Build(all, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestBuildDuels(t *testing.T) {
 		t.Errorf("viewer data %s", r.Viewer)
 	}
 	var page bytes.Buffer
-	if err := WriteDuels(&page, all, DuelOptions{Title: "<x>", ViewerGames: 1}); err != nil {
+	if err := Write(&page, all, Options{Title: "<x>", ViewerGames: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"&lt;x&gt;", "Made by battleref report", "3 left out", "Duel viewer"} {
@@ -75,7 +75,7 @@ func TestBuildDuels(t *testing.T) {
 	if strings.Contains(page.String(), "<x>") {
 		t.Error("the title is not escaped")
 	}
-	if _, err := BuildDuels(all, DuelOptions{Subject: "nobody"}); err == nil {
+	if _, err := Build(all, Options{Subject: "nobody"}); err == nil {
 		t.Error("an absent subject must be an error")
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/botarena/gamebot/battleship/record"
-	duelreport "github.com/botarena/gamebot/battleship/report"
+	"github.com/botarena/gamebot/battleship/report"
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/htmlreport"
 )
@@ -36,7 +36,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	size, err := htmlreport.Save(*out, stdout, func(w io.Writer) error {
-		return duelreport.WriteDuels(w, ds, duelreport.DuelOptions{Subject: *subject, ViewerGames: *viewer, Title: *title})
+		return report.Write(w, ds, report.Options{Subject: *subject, ViewerGames: *viewer, Title: *title})
 	})
 	if err == nil && *out != "-" {
 		fmt.Fprintf(stderr, "battleref: wrote %s (%d games, %d KB)\n", *out, len(ds), size>>10)
