@@ -17,6 +17,7 @@ import (
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/referee"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -126,12 +127,7 @@ func parseFleet(s string) (battleship.Fleet, error) {
 
 // progressTo returns a progress printer when w is a terminal, else nil.
 func progressTo(w io.Writer) func(done, total int) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	if !cli.IsTerminal(w) {
 		return nil
 	}
 	var mu sync.Mutex
