@@ -24,16 +24,16 @@ type player interface {
 	Name() string
 }
 
-// httpPlayer posts to a URL with the arena's headers and 10 s budget.
+// httpPlayer posts to a URL with the arena's headers and time limit.
 type httpPlayer struct {
 	url    string
 	label  string
 	client *http.Client
 }
 
-func newHTTPPlayer(url, label string) *httpPlayer {
+func newHTTPPlayer(url, label string, timeout time.Duration) *httpPlayer {
 	return &httpPlayer{url: url, label: label, client: &http.Client{
-		Timeout: 10 * time.Second,
+		Timeout: timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse // the arena does not follow redirects
 		},

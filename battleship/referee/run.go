@@ -57,7 +57,14 @@ type Config struct {
 	// cannot place a fleet has nothing to search for and should answer at
 	// once; a test on a loaded machine gives it more.
 	SlowInit time.Duration
+	// Timeout bounds one HTTP exchange, connection included; a bot that
+	// exceeds it loses the game, as on the arena (0: ArenaTimeout). A test
+	// on a loaded machine gives it more.
+	Timeout time.Duration
 }
+
+// ArenaTimeout is the arena's limit on one exchange with a bot.
+const ArenaTimeout = 10 * time.Second
 
 // SelfServer starts this module's engine behind the production server
 // and returns its URL and how to stop it: the bot "self" of the HTTP
@@ -75,6 +82,10 @@ func Run(ctx context.Context, c Config, self SelfServer, progress func(done, tot
 	if err := r.Feasible(); err != nil && c.Mode != "configs" {
 		return nil, fmt.Errorf("board: %w", err)
 	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = ArenaTimeout
+	}
 	var stops []func()
 	defer func() {
 		for _, f := range stops {
@@ -89,9 +100,9 @@ func Run(ctx context.Context, c Config, self SelfServer, progress func(done, tot
 				return nil, err
 			}
 			stops = append(stops, stop)
-			return newHTTPPlayer(url, "self"), nil
+			return newHTTPPlayer(url, "self", timeout), nil
 		case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
-			return newHTTPPlayer(spec, spec), nil
+			return newHTTPPlayer(spec, spec, timeout), nil
 		}
 		a, err := agents.New(spec)
 		if err != nil {

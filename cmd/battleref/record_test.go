@@ -23,7 +23,7 @@ var small = []string{"-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0"}
 func runText(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(t.Context(), args, cli.Env(nil), nil, &out, &errOut)
+	err := run(t.Context(), patient(args), cli.Env(nil), nil, &out, &errOut)
 	return out.String() + errOut.String(), err
 }
 

@@ -50,6 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs.IntVar(&c.MaxShots, "max-shots", 0, "shots after which a game counts as lost (0 = 2 x cells + 10)")
 	fs.IntVar(&c.MaxCells, "max-cells", 0, "configs mode: skip boards with more cells (0 = play all)")
 	fs.StringVar(&c.RecordDir, "record", "", "duel modes: write a game record per game (JSON Lines) into this folder: both fleets, every shot and its result, latencies, the winner")
+	fs.DurationVar(&c.Timeout, "timeout", referee.ArenaTimeout, "HTTP bots: the limit on one exchange, as the arena's; a bot over it loses the game")
 	fs.DurationVar(&c.SlowInit, "slow-init", referee.DefaultSlowInit, "configs mode: an answer to an impossible fleet slower than this fails")
 	fs.StringVar(&c.Hidden, "hidden", "uniform", `target and calibrate modes: hidden fleets "uniform" (all placements equally likely) or "engine" (this module's placement)`)
 	if err := fs.Parse(args); err != nil {
