@@ -48,7 +48,7 @@ type BenchReport struct {
 	A               string         `json:"a"`
 	B               string         `json:"b"`
 	Partner         string         `json:"partner,omitempty"`
-	Duplicate       *paired        `json:"duplicate,omitempty"`
+	Duplicate       *Paired        `json:"duplicate,omitempty"`
 	Matches         int            `json:"matches"`
 	Played          int            `json:"played"`
 	Target          int            `json:"targetScore"`

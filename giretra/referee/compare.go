@@ -27,7 +27,7 @@ type CompareReport struct {
 	Alpha     float64  `json:"alpha"`
 	// Matches is every match played to reach the verdict (both versions).
 	Matches       int     `json:"matches"`
-	Paired        *paired `json:"paired"`
+	Paired        *Paired `json:"paired"`
 	CandidateWins int     `json:"candidateWins"`
 	CandidateOf   int     `json:"candidateMatches"`
 	BaselineWins  int     `json:"baselineWins"`

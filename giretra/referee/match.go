@@ -27,6 +27,10 @@ type side struct {
 	agent string
 	bot   *remote.Client
 	proc  *botProcess
+	// make, when set, makes the side's in-process players instead of the
+	// agent (giretra-strength's players): for seat in the match numbered
+	// match, deal giving oracle players the hands in play.
+	make func(seat giretra.Position, match int, deal func() ([4]giretra.Set, bool)) giretra.Player
 }
 
 func (s *side) close() {
@@ -97,7 +101,10 @@ func seedDefaultNotify() [6]bool {
 // player makes the seat's player for the side's k-th match. slot is the
 // order of creation within the side in that match (the engine's factory
 // seed counter), base the side's seed base.
-func (s *side) player(seat giretra.Position, k, slot int, base int64, seeded bool) giretra.Player {
+func (s *side) player(seat giretra.Position, k, slot int, base int64, seeded bool, deal func() ([4]giretra.Set, bool)) giretra.Player {
+	if s.make != nil {
+		return s.make(seat, k, deal)
+	}
 	if s.bot != nil {
 		var seed *int64
 		if seeded {
@@ -153,6 +160,9 @@ type matchRecord struct {
 	Warnings   [nSides][]string // notification failures
 	Decisions  []string         // side a's decisions, when kept
 	RecordErr  error            // writing the record failed
+	// Announcers are the seats that won each deal's bidding, in deal order
+	// (a deal without a contract adds none).
+	Announcers []giretra.Position
 }
 
 func (r *matchRecord) time(sideIdx, kind int, d time.Duration) {
@@ -267,8 +277,19 @@ func (w *watched) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.
 // disabled or pre-session ones are not counted) and records failures as
 // warnings; they never stop the match.
 func (w *watched) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
-	if w.w != nil && w.events {
-		w.w.Event(e)
+	if w.events {
+		if w.w != nil {
+			w.w.Event(e)
+		}
+		if e.Kind == giretra.NegotiationCompleted && e.Negotiation != nil {
+			if st, err := e.Negotiation.State(); err == nil {
+				if c, ok := st.Contract(); ok {
+					w.rec.mu.Lock()
+					w.rec.Announcers = append(w.rec.Announcers, c.Announcer)
+					w.rec.mu.Unlock()
+				}
+			}
+		}
 	}
 	switch e.Kind { // as remote.Seat tracks it, for the recorded card requests
 	case giretra.DealStarted:
@@ -336,6 +357,12 @@ type game struct {
 	k       [nSides]int
 	round   int // swiss round, for the record
 	dealSeq int // duplicate deal sequence, for the record
+	// deckPCG, when set, seeds the deck stream instead of the plan's deck
+	// seed and deck (giretra-strength's streams).
+	deckPCG *[2]uint64
+	// cut, when set, is every deal's cut, asked of no player
+	// (giretra-strength -duplicate).
+	cut func(deal int) giretra.Cut
 }
 
 // layout is the validate and benchmark game i between a and b. With
@@ -394,6 +421,9 @@ func (p *plan) header(g *game) record.Header {
 
 // deckRNG is game g's deck stream (a fresh copy on each call).
 func (p *plan) deckRNG(g *game) *rand.Rand {
+	if g.deckPCG != nil {
+		return rand.New(rand.NewPCG(g.deckPCG[0], g.deckPCG[1]))
+	}
 	return rand.New(rand.NewPCG(uint64(p.deckSeed), g.deck))
 }
 
@@ -415,10 +445,11 @@ func playOne(ctx context.Context, p *plan, g game) *matchRecord {
 	}
 	var ps [4]giretra.Player
 	var slots [nSides]int
+	var tab table
 	for seat := range giretra.Position(4) {
 		which := g.seatSide(seat)
 		sd := g.sides()[which]
-		inner := sd.player(seat, g.k[which], slots[which], g.seeds[which], p.seeded)
+		inner := sd.player(seat, g.k[which], slots[which], g.seeds[which], p.seeded, tab.get)
 		slots[which]++
 		wp := &watched{inner: inner, side: which, seat: seat, rec: rec, limitMS: p.limitMS, keep: p.keep,
 			w: w, events: seat == giretra.Bottom, dialect: p.dialect}
@@ -428,7 +459,12 @@ func playOne(ctx context.Context, p *plan, g game) *matchRecord {
 		}
 		ps[seat] = wp
 	}
-	cfg := giretra.MatchConfig{TargetScore: p.target, FirstDealer: g.dealer, ColourSweepPoints: p.sweep}
+	cfg := giretra.MatchConfig{TargetScore: p.target, FirstDealer: g.dealer, ColourSweepPoints: p.sweep, Cut: g.cut}
+	for _, sd := range g.sides() {
+		if sd != nil && sd.make != nil {
+			cfg.Deal = tab.set // for oracle players
+		}
+	}
 	rec.Result, rec.Err = giretra.RunMatch(ctx, ps, cfg, p.deckRNG(&g), nil)
 	errSeat := -1
 	if rec.Err != nil {
@@ -514,4 +550,23 @@ func prepareRecordDir(dir string) error {
 		return nil
 	}
 	return os.MkdirAll(dir, 0o755)
+}
+
+// table holds the deal in play of one match, for oracle players.
+type table struct {
+	mu    sync.Mutex
+	hands [4]giretra.Set
+	ok    bool
+}
+
+func (t *table) set(_ giretra.Position, hands [4]giretra.Set) {
+	t.mu.Lock()
+	t.hands, t.ok = hands, true
+	t.mu.Unlock()
+}
+
+func (t *table) get() ([4]giretra.Set, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.hands, t.ok
 }

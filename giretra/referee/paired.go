@@ -19,13 +19,17 @@ type tally struct {
 	deals         int
 }
 
-func (t *tally) add(r *matchRecord, team giretra.Team) {
+func (t *tally) add(r *matchRecord, team giretra.Team) { t.addResult(&r.Result, team) }
+
+// addResult counts a match team played (its points include the Colour
+// sweep bonuses).
+func (t *tally) addResult(r *giretra.MatchResult, team giretra.Team) {
 	t.matches++
-	if r.Result.Winner == team {
+	if r.Winner == team {
 		t.wins++
 	}
-	t.margin += r.Result.Final.Points[team] - r.Result.Final.Points[team.Other()]
-	t.deals += len(r.Result.Final.Deals)
+	t.margin += r.Final.Points[team] - r.Final.Points[team.Other()]
+	t.deals += len(r.Final.Deals)
 }
 
 // pairDiff is one deal sequence's paired difference, X minus Y: of the
@@ -40,31 +44,31 @@ func diffOf(x, y tally) pairDiff {
 	return d
 }
 
-// meanCI is a mean with its 95% interval, as JSON.
-type meanCI struct {
+// MeanCI is a mean with its 95% interval, as JSON.
+type MeanCI struct {
 	Mean float64 `json:"mean"`
 	Lo   float64 `json:"low95"`
 	Hi   float64 `json:"high95"`
 }
 
-func meanOf(xs []float64) meanCI {
+func meanOf(xs []float64) MeanCI {
 	m := stats.MeanCI(xs)
-	return meanCI{Mean: m.Mean, Lo: m.Lo, Hi: m.Hi}
+	return MeanCI{Mean: m.Mean, Lo: m.Lo, Hi: m.Hi}
 }
 
-// paired is the paired comparison over whole deal sequences.
-type paired struct {
+// Paired is the paired comparison over whole deal sequences.
+type Paired struct {
 	Pairs      int    `json:"dealSequences"`
-	WinDiff    meanCI `json:"winRateDiff"`       // X's match win rate minus Y's
-	PointsDiff meanCI `json:"pointsPerDealDiff"` // X's margin per deal minus Y's
+	WinDiff    MeanCI `json:"winRateDiff"`       // X's match win rate minus Y's
+	PointsDiff MeanCI `json:"pointsPerDealDiff"` // X's margin per deal minus Y's
 }
 
-func pairedOf(ds []pairDiff) *paired {
+func pairedOf(ds []pairDiff) *Paired {
 	wins, pts := make([]float64, len(ds)), make([]float64, len(ds))
 	for i, d := range ds {
 		wins[i], pts[i] = d.win, d.points
 	}
-	return &paired{Pairs: len(ds), WinDiff: meanOf(wins), PointsDiff: meanOf(pts)}
+	return &Paired{Pairs: len(ds), WinDiff: meanOf(wins), PointsDiff: meanOf(pts)}
 }
 
 // pairUnits is benchmark -duplicate's deal sequences: matches 2j and
