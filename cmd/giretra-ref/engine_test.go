@@ -174,6 +174,8 @@ func TestNameResolution(t *testing.T) {
 		{spec: "Razazavavy", name: "CalculatingPlayer", agent: "calculating"},
 		{spec: "Razavavy", name: "CalculatingPlayer", agent: "calculating"},
 		{spec: "DeterministicPlayer", name: "DeterministicPlayer", agent: "eva"},
+		{spec: "BadPlayer", name: "BadPlayer", agent: "bad"},
+		{spec: "sakabelou", name: "BadPlayer", agent: "bad"},
 		{spec: "shown", dir: "shown"},
 		{spec: "display name", dir: "shown"},
 		{spec: "http://localhost:1", name: "http://localhost:1"},
@@ -195,14 +197,14 @@ func TestNameResolution(t *testing.T) {
 	}
 	_, err := r.Resolve("Nobody")
 	var ue *referee.UsageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Available: CalculatingPlayer (Razazavavy), DeterministicPlayer (Eva), Eva (Imposter)") {
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Available: BadPlayer (Sakabelou), CalculatingPlayer (Razazavavy), DeterministicPlayer (Eva), Eva (Imposter)") {
 		t.Errorf("unknown agent: %v", err)
 	}
 	var all []string
 	for _, a := range r.All() {
 		all = append(all, filepath.Base(a))
 	}
-	if strings.Join(all, ",") != "DeterministicPlayer,CalculatingPlayer,RandomPlayer,Eva,shown" {
+	if strings.Join(all, ",") != "DeterministicPlayer,CalculatingPlayer,RandomPlayer,BadPlayer,Eva,shown" {
 		t.Errorf("all agents %v", all)
 	}
 	// -bots names another folder.

@@ -15,9 +15,9 @@
 //
 // A bot is an http(s) URL of a running server, a folder holding a
 // bot.meta.json (launched like the engine launches it), an engine agent
-// (RandomPlayer, CalculatingPlayer, DeterministicPlayer or their display
-// names), one of our in-process agents (random, calculating, eva,
-// noisy-eva), or a bot of external-bots/ by name. Run "giretra-ref help"
+// (RandomPlayer, CalculatingPlayer, DeterministicPlayer, BadPlayer or
+// their display names), one of our in-process agents (bad, random,
+// calculating, eva, noisy-eva), or a bot of external-bots/ by name. Run "giretra-ref help"
 // for more.
 package main
 

@@ -21,13 +21,14 @@ type engineAgent struct {
 	aliases                []string // other spellings seen in the engine's documentation
 }
 
-// engineAgents are the engine's built-ins, strongest first (the engine's
-// own order is reflection order, which it does not fix). BadPlayer
-// (Sakabelou) has no counterpart here.
+// engineAgents are the engine's built-ins (every IPlayerAgentFactory its
+// core declares, found by reflection), strongest first: the engine's own
+// order is reflection order, which it does not fix.
 var engineAgents = []engineAgent{
 	{agentName: "DeterministicPlayer", displayName: "Eva", key: "eva"},
 	{agentName: "CalculatingPlayer", displayName: "Razazavavy", key: "calculating", aliases: []string{"Razavavy"}}, // the website's spelling
 	{agentName: "RandomPlayer", displayName: "Kialasoa", key: "random"},
+	{agentName: "BadPlayer", displayName: "Sakabelou", key: "bad"},
 }
 
 // BotSpec is what a command-line bot resolves to: an in-process agent, a
