@@ -13,8 +13,8 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
-	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/giretra/remote"
+	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
