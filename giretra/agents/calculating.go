@@ -11,7 +11,7 @@ import (
 
 // Calculating is the engine's CalculatingPlayerAgent ("Razazavavy"): a
 // hand-strength percentage per mode for bidding, card counting for "master"
-// cards, and simple partner signals (spec §7).
+// cards, and simple partner signals (docs/giretra.md §6).
 type Calculating struct {
 	rng  *rand.Rand
 	seat giretra.Position
@@ -87,7 +87,10 @@ func potentialMasters(hand giretra.Set, m giretra.Mode) int {
 	return n
 }
 
-// ChooseAction bids by hand strength; see the spec §7 for the thresholds.
+// ChooseAction bids by hand strength: it doubles (redoubles) holding at
+// least three suits it tops in its best mode, announces from 60 (its best
+// mode, or any mode from 50 before a bid), then any mode from 45, else
+// accepts.
 func (a *Calculating) ChooseAction(_ context.Context, v *giretra.BidView) (giretra.Action, error) {
 	a.seat = v.Seat
 	var score [6]float64
