@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http/httptest"
-	"sort"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/gamebot/giretra/bot"
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/internal/stats"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -133,7 +134,7 @@ func TestEndToEndMatches(t *testing.T) {
 	if len(latency) == 0 {
 		t.Fatal("no decision made over HTTP")
 	}
-	sort.Slice(latency, func(i, j int) bool { return latency[i] < latency[j] })
+	slices.Sort(latency)
 	t.Logf("%d decisions over HTTP: p50 %v, p99 %v, max %v; %d sessions held",
-		len(latency), latency[len(latency)/2], latency[len(latency)*99/100], latency[len(latency)-1], srv.Sessions())
+		len(latency), stats.Quantile(latency, 0.5), stats.Quantile(latency, 0.99), latency[len(latency)-1], srv.Sessions())
 }

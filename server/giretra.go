@@ -78,10 +78,14 @@ func (s *Server) search(ctx context.Context, f func(context.Context) error) erro
 		return f(ctx)
 	default:
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.loadBudget)
 	defer cancel()
 	wait := time.NewTimer(s.loadBudget - s.loadBudget/4)
 	defer wait.Stop()
+	if s.waiting != nil {
+		s.waiting()
+	}
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
@@ -90,6 +94,9 @@ func (s *Server) search(ctx context.Context, f func(context.Context) error) erro
 		s.metrics.overloaded.WithLabelValues(giretraGame, "heuristic").Inc()
 		cancel()
 	case <-ctx.Done():
+		if parent.Err() == nil { // the budget, not the caller, ended the wait
+			s.metrics.overloaded.WithLabelValues(giretraGame, "heuristic").Inc()
+		}
 	}
 	return f(ctx)
 }

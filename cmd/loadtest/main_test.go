@@ -62,7 +62,7 @@ func TestRunAgainstAFakeServer(t *testing.T) {
 	defer srv.Close()
 	report := filepath.Join(t.TempDir(), "report.json")
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "decide", "-conns", "2", "-duration", "200ms", "-json", report}, cli.Env(nil), nil, &out, &errb)
+	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "decide", "-conns", "2", "-duration", "2m", "-max-requests", "200", "-json", report}, cli.Env(nil), nil, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
@@ -99,7 +99,7 @@ func TestServerErrorsFailTheRun(t *testing.T) {
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "notify", "-conns", "1", "-duration", "100ms"}, cli.Env(nil), nil, &out, io.Discard)
+	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "notify", "-conns", "1", "-duration", "2m", "-max-requests", "20"}, cli.Env(nil), nil, &out, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "notify:") || !strings.Contains(out.String(), "first error") {
 		t.Errorf("err %v, output %q", err, out.String())
 	}
