@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/internal/cli"
+	"github.com/botarena/gamebot/internal/loadgen"
 )
 
 // fakeServer answers the routes loadtest uses and records what it saw: the
@@ -80,7 +81,7 @@ func TestRunAgainstAFakeServer(t *testing.T) {
 	if f.hits["notify/negotiation-completed"] != 64 || f.hits["choose-card"] == 0 {
 		t.Errorf("hits %v", f.hits)
 	}
-	var results []Result
+	var results []loadgen.Result
 	b, _ := os.ReadFile(report)
 	if err := json.Unmarshal(b, &results); err != nil || len(results) != 1 {
 		t.Fatalf("report %s (%v)", b, err)
@@ -138,7 +139,7 @@ func TestFlagsAndLoopback(t *testing.T) {
 		}
 	}
 	for _, u := range []string{"http://127.0.0.1:5063", "http://localhost:1", "http://[::1]:80"} {
-		if err := checkLoopback(u); err != nil {
+		if err := loadgen.CheckLoopback(u); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
