@@ -121,6 +121,42 @@ func trumpSuit(m giretra.Mode) (giretra.Suit, bool) {
 // AllTrumps or NoTrumps, as the engine's GetTrumpSuit).
 func isTrumpSuit(s giretra.Suit, m giretra.Mode) bool { return m.IsColour() && m.Trump() == s }
 
+// doubleOffered is the first offered Redouble, else the first offered
+// Double (whatever its target), as Calculating and Bad take them.
+func doubleOffered(valid []giretra.Action) (giretra.Action, bool) {
+	for _, t := range []giretra.ActionType{giretra.Redouble, giretra.Double} {
+		for _, x := range valid {
+			if x.Type == t {
+				return x, true
+			}
+		}
+	}
+	return giretra.Action{}, false
+}
+
+// announcement is the first offered announcement of a mode keep accepts
+// that no later one precedes under before (a stable sort's head).
+func announcement(valid []giretra.Action, keep func(giretra.Mode) bool, before func(a, b giretra.Mode) bool) (giretra.Action, bool) {
+	var out giretra.Action
+	found := false
+	for _, x := range valid {
+		if x.Type == giretra.Announce && keep(x.Mode) && (!found || before(x.Mode, out.Mode)) {
+			out, found = x, true
+		}
+	}
+	return out, found
+}
+
+// acceptOffered is Accept when offered, else the first offered action.
+func acceptOffered(valid []giretra.Action) giretra.Action {
+	for _, x := range valid {
+		if x.Type == giretra.Accept {
+			return x
+		}
+	}
+	return valid[0]
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1

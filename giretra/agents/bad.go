@@ -44,52 +44,24 @@ func (a *Bad) ChooseAction(_ context.Context, v *giretra.BidView) (giretra.Actio
 			worst = m
 		}
 	}
-	first := func(t giretra.ActionType) (giretra.Action, bool) {
-		for _, x := range v.Valid {
-			if x.Type == t {
-				return x, true
-			}
-		}
-		return giretra.Action{}, false
-	}
 	if potentialMasters(v.Hand, worst) == 0 {
-		if x, ok := first(giretra.Redouble); ok {
-			return x, nil
-		}
-		if x, ok := first(giretra.Double); ok {
+		if x, ok := doubleOffered(v.Valid); ok {
 			return x, nil
 		}
 	}
 	_, _, hasBid := lastBid(v.Negotiation.Actions)
-	// worstAnnounce is the first offered announcement of lowest score among
-	// those keep accepts.
-	worstAnnounce := func(keep func(giretra.Mode) bool) (giretra.Action, bool) {
-		var out giretra.Action
-		found := false
-		for _, x := range v.Valid {
-			if x.Type != giretra.Announce || !keep(x.Mode) {
-				continue
-			}
-			if !found || score[x.Mode] < score[out.Mode] {
-				out, found = x, true
-			}
-		}
-		return out, found
-	}
+	lower := func(a, b giretra.Mode) bool { return score[a] < score[b] }
 	if score[worst] < 20 {
-		if x, ok := worstAnnounce(func(m giretra.Mode) bool { return m == worst || (!hasBid && score[m] < 50) }); ok {
+		if x, ok := announcement(v.Valid, func(m giretra.Mode) bool { return m == worst || (!hasBid && score[m] < 50) }, lower); ok {
 			return x, nil
 		}
 	}
 	if score[worst] < 40 {
-		if x, ok := worstAnnounce(func(giretra.Mode) bool { return true }); ok {
+		if x, ok := announcement(v.Valid, func(giretra.Mode) bool { return true }, lower); ok {
 			return x, nil
 		}
 	}
-	if x, ok := first(giretra.Accept); ok {
-		return x, nil
-	}
-	return v.Valid[0], nil
+	return acceptOffered(v.Valid), nil
 }
 
 // master reports whether no unplayed card of c's suit beats c (the agent
