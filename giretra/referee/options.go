@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // Env is what run reads (the environment) and writes to.
@@ -161,17 +161,8 @@ type progress struct {
 	errs  int
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
 func newProgress(env *Env, o *Options, total int) *progress {
-	on := !o.NoProgress && env.Getenv("CI") == "" && isTerminal(env.Stderr)
+	on := !o.NoProgress && env.Getenv("CI") == "" && cli.IsTerminal(env.Stderr)
 	return &progress{w: env.Stderr, on: on, total: total}
 }
 
