@@ -13,6 +13,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 
+	"github.com/botarena/gamebot/internal/jsonl"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -28,8 +29,6 @@ type timingStats struct {
 	Max   float64 `json:"maxMs"`
 }
 
-func ms(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
-
 func computeStats(kind string, ds []time.Duration) timingStats {
 	st := timingStats{Kind: kind, Count: len(ds)}
 	if len(ds) == 0 {
@@ -41,8 +40,8 @@ func computeStats(kind string, ds []time.Duration) timingStats {
 	for _, d := range s {
 		sum += d
 	}
-	st.Min, st.Max, st.Avg = ms(s[0]), ms(s[len(s)-1]), ms(sum/time.Duration(len(s)))
-	st.P50, st.P95, st.P99 = ms(stats.Quantile(s, 0.5)), ms(stats.Quantile(s, 0.95)), ms(stats.Quantile(s, 0.99))
+	st.Min, st.Max, st.Avg = jsonl.Millis(s[0]), jsonl.Millis(s[len(s)-1]), jsonl.Millis(sum/time.Duration(len(s)))
+	st.P50, st.P95, st.P99 = jsonl.Millis(stats.Quantile(s, 0.5)), jsonl.Millis(stats.Quantile(s, 0.95)), jsonl.Millis(stats.Quantile(s, 0.99))
 	return st
 }
 
@@ -79,7 +78,7 @@ func computeTrend(recs []*matchRecord, matches, sideIdx int) []trendEntry {
 		slices.Sort(first)
 		slices.Sort(second)
 		f, s := stats.Quantile(first, 0.5), stats.Quantile(second, 0.5)
-		out = append(out, trendEntry{Kind: kindNames[k], FirstHalf: ms(f), SecondHalf: ms(s), Degradation: f > 0 && s > 2*f})
+		out = append(out, trendEntry{Kind: kindNames[k], FirstHalf: jsonl.Millis(f), SecondHalf: jsonl.Millis(s), Degradation: f > 0 && s > 2*f})
 	}
 	return out
 }
