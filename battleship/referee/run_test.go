@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -56,5 +57,33 @@ func TestTimeout(t *testing.T) {
 		if tt.wins == 0 && (len(rep.InvalidWhy) != 1 || !strings.Contains(rep.InvalidWhy[0], "play-turn")) {
 			t.Errorf("invalid answers %q", rep.InvalidWhy)
 		}
+	}
+}
+
+// TestRunDuelInproc: a seed plays the same games at any concurrency with
+// players that learn nothing, seats alternate, and only in-process players
+// take part.
+func TestRunDuelInproc(t *testing.T) {
+	c := Config{Mode: "duel-inproc", Bot: "dg", Opponent: "dreadnought-static", Games: 8, Seed: 4, Hidden: "uniform",
+		Rules: battleship.Rules{W: 6, H: 6, Fleet: battleship.Fleet{0, 0, 1, 1}}}
+	var reps [2]*Report
+	for i, n := range []int{1, 3} {
+		c.Concurrency = n
+		rep, err := Run(t.Context(), c, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps[i] = rep
+	}
+	a, b := reps[0], reps[1]
+	if a.Games != 8 || a.SeatGames != [2]int{4, 4} || a.Wins+a.Losses != 8 || a.Invalid != 0 {
+		t.Errorf("report %+v", a)
+	}
+	if a.Wins != b.Wins || a.SeatWins != b.SeatWins || *a.Shots != *b.Shots {
+		t.Errorf("concurrency changed the games: %+v %+v, %+v %+v", a, a.Shots, b, b.Shots)
+	}
+	c.Bot = "http://127.0.0.1:1/battleship"
+	if _, err := Run(t.Context(), c, nil, nil); !errors.Is(err, errNotInproc) {
+		t.Errorf("a URL in duel-inproc: %v", err)
 	}
 }
