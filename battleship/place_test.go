@@ -14,7 +14,8 @@ func fleetOf(counts ...int) Fleet {
 	return f
 }
 
-// spec9Feasible lists the tight or odd but feasible boards of spec §9.
+// spec9Feasible lists the tight or odd but feasible boards of
+// docs/battleship.md §4.
 var spec9Feasible = []struct {
 	name string
 	r    Rules

@@ -136,8 +136,8 @@ func TestNextShotAnyHistory(t *testing.T) {
 	}
 }
 
-// TestFullGamesSpec9: the engine sinks hidden fleets on every feasible §9
-// board against the arena's own rules, without repeats or off-board shots.
+// TestFullGamesSpec9: the engine sinks hidden fleets on every feasible odd
+// board (docs/battleship.md §4) against the arena's own rules, without repeats or off-board shots.
 func TestFullGamesSpec9(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
 	for _, tt := range spec9Feasible {

@@ -18,10 +18,10 @@ import (
 // board cannot be read is answered with its 4xx status and a body that
 // carries both the error and the always-legal shot "0,0" (the arena
 // ignores the status and only needs "play").
-func (s *Server) battleship(bot *battleship.Bot) http.Handler {
+func (s *Server) battleship(bot *battleship.Bot, route *routeMetrics) http.Handler {
 	const game = "battleship"
 	return &endpoint[*wire.Request, any]{
-		s: s, game: game, route: s.metrics.forRoute("/battleship", http.MethodPost),
+		s: s, game: game, route: route,
 		kind: func(q *wire.Request) string {
 			switch q.Action {
 			case "init":

@@ -3,7 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/botarena/gamebot/internal/middeal"
+	"github.com/botarena/gamebot/giretra/middeal"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"

@@ -6,15 +6,16 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http/httptest"
-	"sort"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
-	"github.com/botarena/gamebot/internal/enginehttp"
+	"github.com/botarena/gamebot/internal/stats"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -104,12 +105,12 @@ func TestEndToEndMatches(t *testing.T) {
 		for m := range 2 {
 			wg.Go(func() {
 				seed := uint64(i*10 + m)
-				client := enginehttp.NewClient(ts.URL, sc.dialect, sc.notify, 1)
+				client := remote.NewClient(ts.URL, sc.dialect, sc.notify, 1)
 				defer client.Close()
 				var players [4]giretra.Player
 				for p := range giretra.Position(4) {
 					if p.Team() == sc.team && !(sc.dialect == wire.Seed && p != giretra.Bottom) {
-						players[p] = timed{enginehttp.NewSeat(client, p, nil), &mu, &latency}
+						players[p] = timed{remote.NewSeat(client, p, nil), &mu, &latency}
 					} else {
 						players[p] = randomSeat{rand.New(rand.NewPCG(seed, uint64(p)))}
 					}
@@ -133,7 +134,7 @@ func TestEndToEndMatches(t *testing.T) {
 	if len(latency) == 0 {
 		t.Fatal("no decision made over HTTP")
 	}
-	sort.Slice(latency, func(i, j int) bool { return latency[i] < latency[j] })
+	slices.Sort(latency)
 	t.Logf("%d decisions over HTTP: p50 %v, p99 %v, max %v; %d sessions held",
-		len(latency), latency[len(latency)/2], latency[len(latency)*99/100], latency[len(latency)-1], srv.Sessions())
+		len(latency), stats.Quantile(latency, 0.5), stats.Quantile(latency, 0.99), latency[len(latency)-1], srv.Sessions())
 }

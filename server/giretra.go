@@ -31,9 +31,9 @@ func (s *Server) session(r *http.Request) (*session, error) {
 	return se, nil
 }
 
-func (s *Server) giretraCreate() http.Handler {
+func (s *Server) giretraCreate(route *routeMetrics) http.Handler {
 	return &endpoint[wire.Create, *session]{
-		s: s, game: giretraGame, route: s.metrics.forRoute("/api/sessions", http.MethodPost),
+		s: s, game: giretraGame, route: route,
 		decode: func(_ *http.Request, b []byte) (wire.Create, error) { return wire.DecodeCreate(b) },
 		decide: func(ctx context.Context, c wire.Create) (*session, error) {
 			se := s.sessions.create(c.Seat)
@@ -46,9 +46,9 @@ func (s *Server) giretraCreate() http.Handler {
 	}
 }
 
-func (s *Server) giretraDelete() http.Handler {
+func (s *Server) giretraDelete(route *routeMetrics) http.Handler {
 	return &endpoint[string, struct{}]{
-		s: s, game: giretraGame, route: s.metrics.forRoute("/api/sessions/{id}", http.MethodDelete),
+		s: s, game: giretraGame, route: route,
 		decode: func(r *http.Request, _ []byte) (string, error) { return chi.URLParam(r, "id"), nil },
 		decide: func(_ context.Context, id string) (struct{}, error) {
 			s.sessions.delete(id) // unknown ids are fine: DELETE is idempotent
@@ -78,10 +78,14 @@ func (s *Server) search(ctx context.Context, f func(context.Context) error) erro
 		return f(ctx)
 	default:
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.loadBudget)
 	defer cancel()
 	wait := time.NewTimer(s.loadBudget - s.loadBudget/4)
 	defer wait.Stop()
+	if s.waiting != nil {
+		s.waiting()
+	}
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
@@ -90,6 +94,9 @@ func (s *Server) search(ctx context.Context, f func(context.Context) error) erro
 		s.metrics.overloaded.WithLabelValues(giretraGame, "heuristic").Inc()
 		cancel()
 	case <-ctx.Done():
+		if parent.Err() == nil { // the budget, not the caller, ended the wait
+			s.metrics.overloaded.WithLabelValues(giretraGame, "heuristic").Inc()
+		}
 	}
 	return f(ctx)
 }
@@ -99,10 +106,10 @@ type cutRequest struct {
 	match giretra.MatchState
 }
 
-func (s *Server) giretraCut() http.Handler {
+func (s *Server) giretraCut(route *routeMetrics) http.Handler {
 	return &endpoint[*cutRequest, giretra.Cut]{
 		s: s, game: giretraGame, kind: func(*cutRequest) string { return "cut" },
-		route: s.metrics.forRoute("/api/sessions/{id}/choose-cut", http.MethodPost),
+		route: route,
 		decode: func(r *http.Request, b []byte) (*cutRequest, error) {
 			se, err := s.session(r)
 			if err != nil {
@@ -135,10 +142,10 @@ type bidRequest struct {
 
 // giretraBid answers the offered action the player chose, echoed exactly
 // as it was sent, so that it matches field for field in either dialect.
-func (s *Server) giretraBid() http.Handler {
+func (s *Server) giretraBid(route *routeMetrics) http.Handler {
 	return &endpoint[*bidRequest, []byte]{
 		s: s, game: giretraGame, kind: func(*bidRequest) string { return "negotiation" },
-		route: s.metrics.forRoute("/api/sessions/{id}/choose-negotiation-action", http.MethodPost),
+		route: route,
 		decode: func(r *http.Request, b []byte) (*bidRequest, error) {
 			se, err := s.session(r)
 			if err != nil {
@@ -183,10 +190,10 @@ type cardRequest struct {
 	play *wire.Play
 }
 
-func (s *Server) giretraCard() http.Handler {
+func (s *Server) giretraCard(route *routeMetrics) http.Handler {
 	return &endpoint[*cardRequest, []byte]{
 		s: s, game: giretraGame, kind: func(*cardRequest) string { return "card" },
-		route: s.metrics.forRoute("/api/sessions/{id}/choose-card", http.MethodPost),
+		route: route,
 		decode: func(r *http.Request, b []byte) (*cardRequest, error) {
 			se, err := s.session(r)
 			if err != nil {
@@ -237,9 +244,9 @@ type notifyRequest struct {
 
 // giretraNotify takes the six notifications. Unknown names get 200 and are
 // counted, without reading the body: the engine may add events.
-func (s *Server) giretraNotify() http.Handler {
+func (s *Server) giretraNotify(route *routeMetrics) http.Handler {
 	return &endpoint[*notifyRequest, struct{}]{
-		s: s, game: giretraGame, route: s.metrics.forRoute("/api/sessions/{id}/notify/{event}", http.MethodPost),
+		s: s, game: giretraGame, route: route,
 		decode: func(r *http.Request, b []byte) (*notifyRequest, error) {
 			se, err := s.session(r)
 			if err != nil {

@@ -12,10 +12,10 @@ import (
 // connector's --engine JSON line) in, {"move": N} out. The move is always
 // one of legal_moves, or −1 exactly when legal_moves is empty. The search
 // follows remaining_ms and budget_ms and stops when the client goes away.
-func (s *Server) othelloMove(eng *othello.Engine) http.Handler {
+func (s *Server) othelloMove(eng *othello.Engine, route *routeMetrics) http.Handler {
 	return &endpoint[*othello.Position, othello.Decision]{
 		s: s, game: "othello", kind: func(p *othello.Position) string { return p.State.Mode.String() },
-		route: s.metrics.forRoute("/othello/move", http.MethodPost),
+		route: route,
 		decode: func(_ *http.Request, b []byte) (*othello.Position, error) {
 			req, err := wire.Decode(b)
 			if err != nil {

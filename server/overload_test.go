@@ -14,17 +14,20 @@ import (
 // TestSearchAdmission checks the three ways a decision is admitted: a
 // free slot (no deadline: the reproducible path), a slot that frees while
 // it waits (a deadline from its arrival), and none in time (the
-// heuristic's expired context).
+// heuristic's expired context). No outcome depends on the machine's
+// speed: the slot is freed the moment the decision starts waiting, with
+// an hour's budget left, and the last decision's slot never frees.
 func TestSearchAdmission(t *testing.T) {
-	const budget = 200 * time.Millisecond
-	s := New(slog.New(slog.DiscardHandler), Config{MaxConcurrentDecisions: 1, LoadBudget: budget}, prometheus.NewRegistry(), Deps{})
-	outcome := func(o string) float64 {
+	newServer := func(budget time.Duration) *Server {
+		return New(slog.New(slog.DiscardHandler), Config{MaxConcurrentDecisions: 1, LoadBudget: budget}, prometheus.NewRegistry(), Deps{})
+	}
+	outcome := func(s *Server, o string) float64 {
 		return testutil.ToFloat64(s.metrics.overloaded.WithLabelValues(giretraGame, o))
 	}
 	type seen struct {
 		deadline, expired bool
 	}
-	decide := func() seen {
+	decide := func(s *Server) seen {
 		var got seen
 		err := s.search(context.Background(), func(ctx context.Context) error {
 			_, got.deadline = ctx.Deadline()
@@ -37,32 +40,28 @@ func TestSearchAdmission(t *testing.T) {
 		return got
 	}
 
-	if got := decide(); got.deadline || got.expired {
+	s := newServer(time.Hour)
+	if got := decide(s); got.deadline || got.expired {
 		t.Errorf("free slot: deadline %v, expired %v; want neither", got.deadline, got.expired)
 	}
 
-	s.slots <- struct{}{} // another decision holds the only slot
-	released := make(chan struct{})
-	go func() {
-		time.Sleep(budget / 10)
-		<-s.slots
-		close(released)
-	}()
-	if got := decide(); !got.deadline || got.expired {
+	s.slots <- struct{}{} // another decision holds the only slot, until this one waits
+	s.waiting = func() { <-s.slots }
+	if got := decide(s); !got.deadline || got.expired {
 		t.Errorf("slot freed while waiting: deadline %v, expired %v; want a live deadline", got.deadline, got.expired)
 	}
-	<-released
-	if outcome("shortened") != 1 {
-		t.Errorf("shortened = %v, want 1", outcome("shortened"))
+	if outcome(s, "shortened") != 1 {
+		t.Errorf("shortened = %v, want 1", outcome(s, "shortened"))
 	}
 
+	s = newServer(time.Millisecond)
 	s.slots <- struct{}{} // held for good
-	if got := decide(); !got.expired {
+	if got := decide(s); !got.expired {
 		t.Error("no slot in time: the decision searched; want the heuristic's expired context")
 	}
 	<-s.slots
-	if outcome("heuristic") != 1 {
-		t.Errorf("heuristic = %v, want 1", outcome("heuristic"))
+	if outcome(s, "heuristic") != 1 {
+		t.Errorf("heuristic = %v, want 1", outcome(s, "heuristic"))
 	}
 	if len(s.slots) != 0 {
 		t.Errorf("%d slots still held", len(s.slots))

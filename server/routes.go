@@ -20,38 +20,50 @@ func (s *Server) routes(reg *prometheus.Registry, deps Deps) http.Handler {
 		s.simple(unmatched, w, r, http.StatusMethodNotAllowed, errorBody{Error: "method " + r.Method + " not allowed on " + r.URL.Path})
 	})
 
-	health := s.metrics.forRoute("/health", "GET")
+	const healthPath, metricsPath = "/health", "/metrics"
+	health := s.metrics.forRoute(healthPath, http.MethodGet)
 	healthOK := func(w http.ResponseWriter, r *http.Request) {
 		s.simple(health, w, r, http.StatusOK, map[string]string{"status": "ok"})
 	}
-	r.Get("/health", healthOK)
-	r.Head("/health", healthOK)
-	metrics := s.metrics.forRoute("/metrics", "GET")
+	r.Get(healthPath, healthOK)
+	r.Head(healthPath, healthOK)
+	metrics := s.metrics.forRoute(metricsPath, http.MethodGet)
 	prom := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
-	r.Get("/metrics", func(w http.ResponseWriter, r *http.Request) {
+	r.Get(metricsPath, func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		prom.ServeHTTP(sw, r)
 		metrics.done(start, sw.status)
 	})
 
-	// Full patterns on one router (no sub-routers to descend into). The
-	// engine writes /api/sessions and /api/sessions/{id} without a
-	// trailing slash; both spellings are served.
-	create, del := s.giretraCreate(), s.giretraDelete()
-	r.Method(http.MethodPost, "/api/sessions", create)
-	r.Method(http.MethodPost, "/api/sessions/", create)
-	r.Method(http.MethodDelete, "/api/sessions/{id}", del)
-	r.Method(http.MethodDelete, "/api/sessions/{id}/", del)
-	r.Method(http.MethodPost, "/api/sessions/{id}/choose-cut", s.giretraCut())
-	r.Method(http.MethodPost, "/api/sessions/{id}/choose-negotiation-action", s.giretraBid())
-	r.Method(http.MethodPost, "/api/sessions/{id}/choose-card", s.giretraCard())
-	r.Method(http.MethodPost, "/api/sessions/{id}/notify/{event}", s.giretraNotify())
+	// Full patterns on one router (no sub-routers to descend into). Each
+	// pattern is written here only, and is its requests' metrics label. The
+	// engine writes /api/sessions and /api/sessions/{id} without a trailing
+	// slash; both spellings are served (and counted as the first).
+	type route struct {
+		method, pattern, alias string
+		make                   func(*routeMetrics) http.Handler
+	}
+	routes := []route{
+		{http.MethodPost, "/api/sessions", "/api/sessions/", s.giretraCreate},
+		{http.MethodDelete, "/api/sessions/{id}", "/api/sessions/{id}/", s.giretraDelete},
+		{http.MethodPost, "/api/sessions/{id}/choose-cut", "", s.giretraCut},
+		{http.MethodPost, "/api/sessions/{id}/choose-negotiation-action", "", s.giretraBid},
+		{http.MethodPost, "/api/sessions/{id}/choose-card", "", s.giretraCard},
+		{http.MethodPost, "/api/sessions/{id}/notify/{event}", "", s.giretraNotify},
+	}
 	if deps.Battleship != nil {
-		r.Method(http.MethodPost, "/battleship", s.battleship(deps.Battleship))
+		routes = append(routes, route{http.MethodPost, "/battleship", "", func(rm *routeMetrics) http.Handler { return s.battleship(deps.Battleship, rm) }})
 	}
 	if deps.Othello != nil {
-		r.Method(http.MethodPost, "/othello/move", s.othelloMove(deps.Othello))
+		routes = append(routes, route{http.MethodPost, "/othello/move", "", func(rm *routeMetrics) http.Handler { return s.othelloMove(deps.Othello, rm) }})
+	}
+	for _, rt := range routes {
+		h := rt.make(s.metrics.forRoute(rt.pattern, rt.method))
+		r.Method(rt.method, rt.pattern, h)
+		if rt.alias != "" {
+			r.Method(rt.method, rt.alias, h)
+		}
 	}
 	return r
 }

@@ -95,6 +95,9 @@ type Server struct {
 	// busy reports every CPU taken by a search: searches yield the CPU
 	// to cheap requests only then (search.WithBusy).
 	busy func() bool
+	// waiting, when set, is called as a decision starts waiting for a
+	// slot (tests free one then, without a clock).
+	waiting func()
 }
 
 // New builds the server: routes, metrics on reg and a session store. Call

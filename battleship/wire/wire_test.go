@@ -17,8 +17,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// TestDecodeGolden decodes the arena's messages from the spec (§4) and the
-// seed document and compares the engine view with testdata/*.golden.
+// TestDecodeGolden decodes the arena's messages (docs/battleship.md §2) and
+// the example of the arena's own documentation and compares the engine view with testdata/*.golden.
 func TestDecodeGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.json")
 	if err != nil || len(files) == 0 {

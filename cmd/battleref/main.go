@@ -5,7 +5,7 @@
 //
 //	battleref -mode target -bot self -n 1000              # shots to sink random fleets
 //	battleref -mode duel -bot self -opponent stupid -n 1000
-//	battleref -mode configs -bot self                     # every odd board of spec §9
+//	battleref -mode configs -bot self                     # every odd board of docs/battleship.md §4
 //	battleref -mode duel -bot http://host:8080/battleship -opponent self
 //	battleref -mode calibrate -n 2000 -seed 1             # in-process shooters, see below
 //	battleref -mode duel-inproc -opponent dreadnought -n 20 -record rec
@@ -14,7 +14,7 @@
 //
 // -record DIR (duel modes) writes one JSON Lines record per game: both
 // fleets, every shot with its result (and latency over HTTP), the winner
-// and any invalid answer (format: internal/record, duel.go). show replays
+// and any invalid answer (format: battleship/record). show replays
 // a game in the terminal; report makes one self-contained HTML page: the
 // win rate with its Wilson 95% interval, the shots to win, the latencies
 // and a duel viewer that steps through a game shot by shot.

@@ -11,8 +11,10 @@ import (
 
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/battleship/referee"
 	"github.com/botarena/gamebot/internal/browsertest"
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // small is a quick board for the record tests.
@@ -21,12 +23,12 @@ var small = []string{"-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0"}
 func runText(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(t.Context(), args, &out, &errOut)
+	err := run(t.Context(), patient(args), cli.Env(nil), nil, &out, &errOut)
 	return out.String() + errOut.String(), err
 }
 
 // sameGames compares two reports of one seed: the figures, not the times.
-func sameGames(t *testing.T, a, b *report) {
+func sameGames(t *testing.T, a, b *referee.Report) {
 	t.Helper()
 	if a.Games != b.Games || a.Wins != b.Wins || a.SeatWins != b.SeatWins || *a.Shots != *b.Shots || a.Invalid != b.Invalid {
 		t.Errorf("the same seed played other games:\n%+v %+v\n%+v %+v", a, a.Shots, b, b.Shots)

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/battleship/report"
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/htmlreport"
-	"github.com/botarena/gamebot/internal/record"
 )
 
 // report: one self-contained HTML page from a -record folder.
@@ -35,7 +36,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	size, err := htmlreport.Save(*out, stdout, func(w io.Writer) error {
-		return htmlreport.WriteDuels(w, ds, htmlreport.DuelOptions{Subject: *subject, ViewerGames: *viewer, Title: *title})
+		return report.Write(w, ds, report.Options{Subject: *subject, ViewerGames: *viewer, Title: *title})
 	})
 	if err == nil && *out != "-" {
 		fmt.Fprintf(stderr, "battleref: wrote %s (%d games, %d KB)\n", *out, len(ds), size>>10)

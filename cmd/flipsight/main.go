@@ -40,10 +40,7 @@ var errToken = errors.New("FS_BOT_TOKEN is missing or invalid")
 // newHTTPClient builds the API client (tests swap it for a test server's).
 var newHTTPClient = func() *http.Client { return &http.Client{Timeout: 30 * time.Second} }
 
-// getenv reads the environment (tests swap it).
-var getenv = os.Getenv
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("flipsight", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	stderr = jsonline.SyncWriter(stderr) // the log and every engine process share it

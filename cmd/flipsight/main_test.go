@@ -11,44 +11,42 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/flipsight"
 	"github.com/botarena/gamebot/othello/flipsight/fakeserver"
 )
 
-func withEnv(t *testing.T, token string, client *http.Client) {
+// withEnv returns an environment holding only token as FS_BOT_TOKEN, and
+// makes run use client (when not nil) for the rest of the test.
+func withEnv(t *testing.T, token string, client *http.Client) func(string) string {
 	t.Helper()
-	oldEnv, oldClient := getenv, newHTTPClient
-	getenv = func(k string) string {
-		if k == "FS_BOT_TOKEN" {
-			return token
-		}
-		return ""
-	}
+	oldClient := newHTTPClient
 	if client != nil {
 		newHTTPClient = func() *http.Client { return client }
 	}
-	t.Cleanup(func() { getenv, newHTTPClient = oldEnv, oldClient })
+	t.Cleanup(func() { newHTTPClient = oldClient })
+	return cli.Env(map[string]string{"FS_BOT_TOKEN": token})
 }
 
 func TestTokenOnlyFromEnvironment(t *testing.T) {
 	for _, tok := range []string{"", "abc", "fsbm_ bad"} {
-		withEnv(t, tok, nil)
+		env := withEnv(t, tok, nil)
 		var out, errb bytes.Buffer
-		err := run(context.Background(), nil, &out, &errb)
+		err := run(context.Background(), nil, env, nil, &out, &errb)
 		if !errors.Is(err, errToken) || !strings.Contains(errb.String(), "FS_BOT_TOKEN is missing or invalid") {
 			t.Errorf("token %q: err %v, stderr %q", tok, err, errb.String())
 		}
 	}
 	// There is no token flag.
-	withEnv(t, "", nil)
-	if err := run(context.Background(), []string{"--token", "fsbm_x"}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || errors.Is(err, errToken) {
+	env := withEnv(t, "", nil)
+	if err := run(context.Background(), []string{"--token", "fsbm_x"}, env, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || errors.Is(err, errToken) {
 		t.Errorf("--token accepted or ignored: %v", err)
 	}
 }
 
 func TestFlagChecks(t *testing.T) {
-	withEnv(t, "fsbm_ok", nil)
+	env := withEnv(t, "fsbm_ok", nil)
 	for _, args := range [][]string{
 		{"--api", "http://othelloclub.com/x"},
 		{"--stream-url", "https://elsewhere.example/stream"},
@@ -57,7 +55,7 @@ func TestFlagChecks(t *testing.T) {
 		{"--tt-bits", "40"},
 		{"extra"},
 	} {
-		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		if err := run(context.Background(), args, env, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
 	}
@@ -73,14 +71,14 @@ func TestOnceMatch(t *testing.T) {
 	fake := fakeserver.New(21)
 	ts := httptest.NewTLSServer(fake)
 	defer ts.Close()
-	withEnv(t, "fsbm_test", ts.Client())
+	env := withEnv(t, "fsbm_test", ts.Client())
 	id := fake.Challenge(othello.Std, 6)
 	var out, errb bytes.Buffer
 	// Without the stream, so that the documentation's 1 s poll floor applies.
 	args := append(fakeURLs(ts), "--once-match", strconv.FormatInt(id, 10), "--tt-bits", "12", "--engine-name", "test engine", "--practice", "--no-stream")
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	if err := run(ctx, args, &out, &errb); err != nil {
+	if err := run(ctx, args, env, nil, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	m, _ := fake.Match(id)
@@ -106,14 +104,14 @@ func TestRejectedTokenAndMaxRuntime(t *testing.T) {
 	fake := fakeserver.New(22)
 	ts := httptest.NewTLSServer(fake)
 	defer ts.Close()
-	withEnv(t, "fsbm_wrong", ts.Client())
+	env := withEnv(t, "fsbm_wrong", ts.Client())
 	var errb bytes.Buffer
-	err := run(context.Background(), fakeURLs(ts), &bytes.Buffer{}, &errb)
+	err := run(context.Background(), fakeURLs(ts), env, nil, &bytes.Buffer{}, &errb)
 	if !errors.Is(err, flipsight.ErrCredential) || !strings.Contains(errb.String(), "Bot credential rejected") {
 		t.Fatalf("err %v\n%s", err, errb.String())
 	}
-	withEnv(t, "fsbm_test", ts.Client())
-	err = run(context.Background(), append(fakeURLs(ts), "--max-runtime", "0.3", "--no-stream"), &bytes.Buffer{}, &bytes.Buffer{})
+	env = withEnv(t, "fsbm_test", ts.Client())
+	err = run(context.Background(), append(fakeURLs(ts), "--max-runtime", "0.3", "--no-stream"), env, nil, &bytes.Buffer{}, &bytes.Buffer{})
 	if !errors.Is(err, flipsight.ErrMaxRuntime) {
 		t.Fatalf("err %v, want ErrMaxRuntime", err)
 	}

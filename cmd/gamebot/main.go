@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"time"
 
@@ -30,16 +29,9 @@ import (
 func main() { cli.Main("gamebot", run) }
 
 // run serves until ctx is done (or the launcher dies), then shuts down
-// gracefully; configuration comes from the process environment.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runner{getenv: os.Getenv}.run(ctx, args, stdout, stderr)
-}
-
-// runner is what run takes from outside besides its arguments; the tests
-// set their own environment and learn the listening address.
-type runner struct {
-	getenv func(string) string
-	ready  chan<- string // if not nil, receives the listening address
+// gracefully; configuration comes from the environment.
+func run(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	return serve(ctx, args, getenv, stdout, stderr, nil)
 }
 
 // config is read from the environment once, in run.
@@ -116,8 +108,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return c, nil
 }
 
-func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfg, err := loadConfig(p.getenv)
+// serve is run; ready, when not nil, receives the listening address (the
+// tests learn it so).
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, ready chan<- string) error {
+	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return err
 	}
@@ -195,8 +189,8 @@ func (p runner) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String())
-	if p.ready != nil {
-		p.ready <- ln.Addr().String()
+	if ready != nil {
+		ready <- ln.Addr().String()
 	}
 	select {
 	case err := <-errc:

@@ -12,14 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/gamebot/internal/cli"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func env(kv map[string]string) func(string) string {
-	return func(k string) string { return kv[k] }
-}
+var env = cli.Env
 
 // The server answers /health as soon as it listens, passes its own
 // healthcheck subcommand, and shuts down cleanly (no goroutine left).
@@ -29,7 +28,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	done := make(chan error, 1)
 	memFile := filepath.Join(t.TempDir(), "ships.mem")
 	go func() {
-		done <- runner{getenv: env(map[string]string{"PORT": "0", "BATTLESHIP_MEMORY": memFile}), ready: ready}.run(ctx, nil, io.Discard, io.Discard)
+		done <- serve(ctx, nil, env(map[string]string{"PORT": "0", "BATTLESHIP_MEMORY": memFile}), io.Discard, io.Discard, ready)
 	}()
 	addr := <-ready
 	resp, err := http.Get("http://" + addr + "/health")
@@ -41,7 +40,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		t.Fatalf("health %d", resp.StatusCode)
 	}
 	port := addr[strings.LastIndexByte(addr, ':')+1:]
-	if err := (runner{getenv: env(map[string]string{"PORT": port})}).run(ctx, []string{"healthcheck"}, io.Discard, io.Discard); err != nil {
+	if err := run(ctx, []string{"healthcheck"}, env(map[string]string{"PORT": port}), nil, io.Discard, io.Discard); err != nil {
 		t.Fatalf("healthcheck: %v", err)
 	}
 	http.DefaultClient.CloseIdleConnections()
@@ -71,7 +70,7 @@ func TestLauncherWatchdog(t *testing.T) {
 	go func() { _ = cmd.Wait() }()
 	done := make(chan error, 1)
 	go func() {
-		done <- runner{getenv: env(map[string]string{"PORT": "0", "LAUNCHER_PID": strconv.Itoa(pid)})}.run(context.Background(), nil, io.Discard, io.Discard)
+		done <- run(context.Background(), nil, env(map[string]string{"PORT": "0", "LAUNCHER_PID": strconv.Itoa(pid)}), nil, io.Discard, io.Discard)
 	}()
 	select {
 	case err := <-done:
@@ -89,11 +88,11 @@ func TestConfigErrors(t *testing.T) {
 		{"SESSION_TTL": "forever"}, {"LAUNCHER_PID": "x"}, {"GIRETRA_BUDGET_MS": "-5"},
 		{"GIRETRA_LOAD_BUDGET_MS": "0"}, {"GIRETRA_LOAD_BUDGET_MS": "fast"},
 	} {
-		if err := (runner{getenv: env(kv)}).run(context.Background(), nil, io.Discard, io.Discard); err == nil {
+		if err := run(context.Background(), nil, env(kv), nil, io.Discard, io.Discard); err == nil {
 			t.Errorf("%v: no error", kv)
 		}
 	}
-	if err := (runner{getenv: env(nil)}).run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"frobnicate"}, env(nil), nil, io.Discard, io.Discard); err == nil {
 		t.Error("unknown argument accepted")
 	}
 }

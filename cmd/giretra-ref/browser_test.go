@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/internal/browsertest"
-	"github.com/botarena/gamebot/internal/record"
 )
 
 // browseReport opens the report page in headless Chromium: it must load

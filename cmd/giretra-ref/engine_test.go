@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/gamebot/giretra/referee"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // engineCheckout makes a Giretra checkout in a temporary folder (a .git
@@ -114,7 +117,7 @@ func TestEngineCommandLines(t *testing.T) {
 	}
 	for _, l := range lines {
 		t.Run(l.line, func(t *testing.T) {
-			args := splitArgs(strings.ReplaceAll(l.line, `\ `, "\x00"))
+			args := referee.SplitArgs(strings.ReplaceAll(l.line, `\ `, "\x00"))
 			for i := range args {
 				args[i] = strings.ReplaceAll(args[i], "\x00", " ")
 			}
@@ -132,7 +135,7 @@ func TestEngineCommandLines(t *testing.T) {
 			}
 			t.Chdir(dir)
 			var out, errb bytes.Buffer
-			err := run(t.Context(), args, &out, &errb)
+			err := run(t.Context(), args, cli.Env(nil), nil, &out, &errb)
 			if err != nil {
 				t.Fatalf("%s (%s): %v\nstdout:\n%s\nstderr:\n%s", l.line, l.source, err, out.String(), errb.String())
 			}
@@ -155,7 +158,7 @@ func TestNameResolution(t *testing.T) {
 	_ = os.MkdirAll(nolaunch, 0o755)
 	_ = os.WriteFile(filepath.Join(nolaunch, "bot.meta.json"), []byte(`{"name":"nolaunch"}`), 0o644)
 	var warn bytes.Buffer
-	r := &registry{warnings: &warn}
+	r := referee.NewRegistry("", &warn)
 	tests := []struct {
 		spec        string
 		name, agent string
@@ -171,17 +174,19 @@ func TestNameResolution(t *testing.T) {
 		{spec: "Razazavavy", name: "CalculatingPlayer", agent: "calculating"},
 		{spec: "Razavavy", name: "CalculatingPlayer", agent: "calculating"},
 		{spec: "DeterministicPlayer", name: "DeterministicPlayer", agent: "eva"},
+		{spec: "BadPlayer", name: "BadPlayer", agent: "bad"},
+		{spec: "sakabelou", name: "BadPlayer", agent: "bad"},
 		{spec: "shown", dir: "shown"},
 		{spec: "display name", dir: "shown"},
 		{spec: "http://localhost:1", name: "http://localhost:1"},
 	}
 	for _, tt := range tests {
-		bs, err := r.resolve(tt.spec)
+		bs, err := r.Resolve(tt.spec)
 		if err != nil {
 			t.Errorf("%s: %v", tt.spec, err)
 			continue
 		}
-		if bs.name != tt.name || bs.agent != tt.agent || (tt.dir != "") != (bs.dir != "") || tt.dir != "" && filepath.Base(bs.dir) != tt.dir {
+		if bs.Name != tt.name || bs.Agent != tt.agent || (tt.dir != "") != (bs.Dir != "") || tt.dir != "" && filepath.Base(bs.Dir) != tt.dir {
 			t.Errorf("%s → %+v, want name %q agent %q dir %q", tt.spec, bs, tt.name, tt.agent, tt.dir)
 		}
 	}
@@ -190,27 +195,27 @@ func TestNameResolution(t *testing.T) {
 			t.Errorf("warnings %q lack %q", warn.String(), w)
 		}
 	}
-	_, err := r.resolve("Nobody")
-	var ue *usageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Available: CalculatingPlayer (Razazavavy), DeterministicPlayer (Eva), Eva (Imposter)") {
+	_, err := r.Resolve("Nobody")
+	var ue *referee.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Available: BadPlayer (Sakabelou), CalculatingPlayer (Razazavavy), DeterministicPlayer (Eva), Eva (Imposter)") {
 		t.Errorf("unknown agent: %v", err)
 	}
 	var all []string
-	for _, a := range r.all() {
+	for _, a := range r.All() {
 		all = append(all, filepath.Base(a))
 	}
-	if strings.Join(all, ",") != "DeterministicPlayer,CalculatingPlayer,RandomPlayer,Eva,shown" {
+	if strings.Join(all, ",") != "DeterministicPlayer,CalculatingPlayer,RandomPlayer,BadPlayer,Eva,shown" {
 		t.Errorf("all agents %v", all)
 	}
 	// -bots names another folder.
-	other := &registry{botsDir: filepath.Join(root, "nowhere"), warnings: &warn}
-	if _, err := other.resolve("shown"); err == nil {
+	other := referee.NewRegistry(filepath.Join(root, "nowhere"), &warn)
+	if _, err := other.Resolve("shown"); err == nil {
 		t.Error("-bots should replace the discovered folder")
 	}
 }
 
 func TestSpectreBools(t *testing.T) {
-	o := &options{}
+	o := &referee.Options{}
 	fs, _ := newFlagSet("validate", o, &bytes.Buffer{})
 	got := spectreBools(fs, []string{"bot", "--shuffle", "false", "-d", "-v", "TRUE", "-n", "false", "--json", "x"})
 	want := []string{"bot", "--shuffle=false", "-d", "-v=true", "-n", "false", "--json", "x"}

@@ -15,17 +15,20 @@
 //
 // A bot is an http(s) URL of a running server, a folder holding a
 // bot.meta.json (launched like the engine launches it), an engine agent
-// (RandomPlayer, CalculatingPlayer, DeterministicPlayer or their display
-// names), one of our in-process agents (random, calculating, eva,
-// noisy-eva), or a bot of external-bots/ by name. Run "giretra-ref help"
+// (RandomPlayer, CalculatingPlayer, DeterministicPlayer, BadPlayer or
+// their display names), one of our in-process agents (bad, random,
+// calculating, eva, noisy-eva), or a bot of external-bots/ by name. Run "giretra-ref help"
 // for more.
 package main
 
 import (
+	"github.com/botarena/gamebot/giretra/referee"
 	"github.com/botarena/gamebot/internal/cli"
 )
 
 // main exits as the engine's tool does: 0 pass, 1 fail (violations,
 // crashes, an aborted benchmark), 2 infrastructure, usage or an
 // interrupted run.
-func main() { cli.Main("giretra-ref", run, cli.Status{Err: errFailed, Code: 1}, cli.Status{Code: 2}) }
+func main() {
+	cli.Main("giretra-ref", run, cli.Status{Err: referee.ErrFailed, Code: 1}, cli.Status{Code: 2})
+}

@@ -16,20 +16,22 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/referee"
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 // runRef runs the command and returns stdout, stderr and the error.
 func runRef(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(t.Context(), args, &out, &errb)
+	err := run(t.Context(), args, cli.Env(nil), nil, &out, &errb)
 	return out.String(), errb.String(), err
 }
 
-func validateJSON(t *testing.T, args ...string) (*validateReport, error) {
+func validateJSON(t *testing.T, args ...string) (*referee.ValidateReport, error) {
 	t.Helper()
 	out, stderr, err := runRef(t, append([]string{"validate", "-json", "-no-progress"}, args...)...)
-	var rep validateReport
+	var rep referee.ValidateReport
 	if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
 		t.Fatalf("report is not JSON (%v): %q; stderr %s; err %v", jerr, out, stderr, err)
 	}
@@ -209,7 +211,7 @@ func TestValidateFailures(t *testing.T) {
 					t.Fatalf("err %v, report %+v", err, rep)
 				}
 			} else {
-				if !errors.Is(err, errFailed) || rep.Pass || rep.Crashed == 0 {
+				if !errors.Is(err, referee.ErrFailed) || rep.Pass || rep.Crashed == 0 {
 					t.Fatalf("err %v, report %+v", err, rep)
 				}
 				if !strings.Contains(rep.Crashes[0], tc.wantCrash) {
@@ -233,12 +235,12 @@ func TestValidateTimeouts(t *testing.T) {
 	defer srv.Close()
 	// A decision time limit makes slow decisions violations.
 	rep, err := validateJSON(t, "-n", "1", "-seed", "1", "-timeout", "5", srv.URL)
-	if !errors.Is(err, errFailed) || len(rep.Violations) == 0 || rep.Crashed != 0 {
+	if !errors.Is(err, referee.ErrFailed) || len(rep.Violations) == 0 || rep.Crashed != 0 {
 		t.Errorf("err %v, %d violations, %d crashes", err, len(rep.Violations), rep.Crashed)
 	}
 	// The HTTP decision timeout makes it a crash.
 	rep, err = validateJSON(t, "-n", "1", "-seed", "1", "-decision-timeout", "3ms", srv.URL)
-	if !errors.Is(err, errFailed) || rep.Crashed != 1 || !strings.Contains(rep.Crashes[0], "timed out") {
+	if !errors.Is(err, referee.ErrFailed) || rep.Crashed != 1 || !strings.Contains(rep.Crashes[0], "timed out") {
 		t.Errorf("err %v, crashes %q", err, rep.Crashes)
 	}
 }
@@ -295,7 +297,7 @@ func TestValidateIsReproducible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rep validateReport
+		var rep referee.ValidateReport
 		_ = json.Unmarshal([]byte(out), &rep)
 		outs[i] = fmt.Sprint(rep.BotWins, rep.Deals, rep.ModesCovered)
 	}
@@ -309,7 +311,7 @@ func TestBenchmarkAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep benchReport
+	var rep referee.BenchReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -345,9 +347,9 @@ func TestBenchmarkBotVsBotAborts(t *testing.T) {
 	defer s1.Close()
 	defer s2.Close()
 	out, _, err := runRef(t, "benchmark", "-n", "3", "-seed", "1", "-target", "151", "-json", "-concurrency", "2", s1.URL, s2.URL)
-	var rep benchReport
+	var rep referee.BenchReport
 	_ = json.Unmarshal([]byte(out), &rep)
-	if !errors.Is(err, errFailed) || rep.Aborted == "" {
+	if !errors.Is(err, referee.ErrFailed) || rep.Aborted == "" {
 		t.Errorf("err %v, aborted %q", err, rep.Aborted)
 	}
 	// Healthy bot vs bot. The aborted run may leave a request in flight.
@@ -368,7 +370,7 @@ func TestUsageErrors(t *testing.T) {
 		{"validate", "/no/such/folder"},
 	} {
 		_, _, err := runRef(t, args...)
-		if err == nil || errors.Is(err, errFailed) {
+		if err == nil || errors.Is(err, referee.ErrFailed) {
 			t.Errorf("%v: err %v, want a usage error", args, err)
 		}
 	}
@@ -431,40 +433,9 @@ func TestValidateFolderBot(t *testing.T) {
 	bad := t.TempDir()
 	_ = os.WriteFile(filepath.Join(bad, "bot.meta.json"), []byte(`{"launch":{"fileName":"./missing"}}`), 0o644)
 	_, _, err = runRef(t, "validate", "-n", "1", bad)
-	var ie *infraError
+	var ie *referee.InfraError
 	if !errors.As(err, &ie) {
 		t.Errorf("err %v, want an infrastructure error", err)
-	}
-}
-
-func TestPercentile(t *testing.T) {
-	var ds []time.Duration
-	for v := range 10 {
-		ds = append(ds, time.Duration(v+1))
-	}
-	for _, tt := range []struct {
-		p    int
-		want time.Duration
-	}{{50, 5}, {95, 10}, {99, 10}, {1, 1}} {
-		if got := percentile(ds, tt.p); got != tt.want {
-			t.Errorf("p%d = %v, want %v", tt.p, got, tt.want)
-		}
-	}
-}
-
-func TestSplitArgs(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{`run  "a b" c\"d ""`, []string{"run", "a b", `c"d`, ""}},
-		{"", nil},
-		{"build -trimpath -o bin/gamebot ./cmd/gamebot", []string{"build", "-trimpath", "-o", "bin/gamebot", "./cmd/gamebot"}},
-	}
-	for _, tt := range tests {
-		if got := splitArgs(tt.in); !slices.Equal(got, tt.want) {
-			t.Errorf("splitArgs(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }
 
@@ -506,7 +477,7 @@ func TestSeedRule(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
-			var rep validateReport
+			var rep referee.ValidateReport
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatal(err)
 			}
@@ -559,8 +530,8 @@ func TestInterruptedRunReportsWhatItPlayed(t *testing.T) {
 				args = append(args, "random")
 			}
 			var out, errb bytes.Buffer
-			err := run(ctx, args, &out, &errb)
-			if tt.wantCrash > 0 && !errors.Is(err, errFailed) || tt.wantCrash == 0 && (!errors.Is(err, context.Canceled) || errors.Is(err, errFailed)) {
+			err := run(ctx, args, cli.Env(nil), nil, &out, &errb)
+			if tt.wantCrash > 0 && !errors.Is(err, referee.ErrFailed) || tt.wantCrash == 0 && (!errors.Is(err, context.Canceled) || errors.Is(err, referee.ErrFailed)) {
 				t.Errorf("err %v", err)
 			}
 			var rep struct {

@@ -14,62 +14,9 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/internal/record"
+	"github.com/botarena/gamebot/giretra/record"
+	"github.com/botarena/gamebot/giretra/referee"
 )
-
-func TestSwissPairing(t *testing.T) {
-	mk := func(name string, w, l, b int, elo float64) *participant {
-		return &participant{Name: name, Wins: w, Losses: l, Byes: b, Elo: elo}
-	}
-	names := func(pairs [][2]*participant, bye *participant) string {
-		var s []string
-		for _, p := range pairs {
-			s = append(s, p[0].Name+"-"+p[1].Name)
-		}
-		if bye != nil {
-			s = append(s, "bye "+bye.Name)
-		}
-		return strings.Join(s, " ")
-	}
-	tests := []struct {
-		ps   []*participant
-		want string
-	}{
-		// Round 1: list order; with three, the bye to the first listed.
-		{[]*participant{mk("A", 0, 0, 0, 1200), mk("B", 0, 0, 0, 1200), mk("C", 0, 0, 0, 1200), mk("D", 0, 0, 0, 1200)}, "A-B C-D"},
-		{[]*participant{mk("A", 0, 0, 0, 1200), mk("B", 0, 0, 0, 1200), mk("C", 0, 0, 0, 1200)}, "B-C bye A"},
-		// Points, then Elo; no repeat avoidance.
-		{[]*participant{mk("A", 0, 1, 0, 1190), mk("B", 1, 0, 0, 1210), mk("C", 1, 0, 0, 1205), mk("D", 0, 1, 0, 1195)}, "B-C D-A"},
-		// The bye: fewest byes, then fewest points, then lowest Elo.
-		{[]*participant{mk("A", 1, 0, 1, 1200), mk("B", 1, 1, 0, 1210), mk("C", 0, 1, 0, 1190)}, "A-B bye C"},
-		{[]*participant{mk("A", 2, 0, 0, 1200), mk("B", 1, 0, 1, 1210), mk("C", 1, 1, 0, 1190)}, "B-A bye C"},
-	}
-	for i, tt := range tests {
-		if got := names(pairRound(tt.ps)); got != tt.want {
-			t.Errorf("case %d: %s, want %s", i, got, tt.want)
-		}
-	}
-}
-
-func TestSwissK(t *testing.T) {
-	// The values the research note computed from the engine's formula.
-	for _, tt := range []struct {
-		n    int
-		want float64
-	}{{0, 40}, {10, 31}, {20, 25.6}, {30, 22}, {60, 16}, {100, 12.31}, {200, 8.70}, {500, 6.04}, {1000, 5.05}} {
-		if got := effectiveK(40, 4, tt.n, 30); math.Abs(got-tt.want) > 0.01 {
-			t.Errorf("K(%d) = %.3f, want %.2f", tt.n, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		w, l int
-		want float64
-	}{{1000, 0, 1}, {1000, 500, 0.75}, {1000, 800, 0.6}, {1000, 950, 0.525}, {1300, 0, 1}} {
-		if got := marginScore(tt.w, tt.l, 1000); math.Abs(got-tt.want) > 1e-9 {
-			t.Errorf("margin(%d, %d) = %v, want %v", tt.w, tt.l, got, tt.want)
-		}
-	}
-}
 
 // A Swiss tournament of the agents ranks them strongest first, and the
 // same seed gives the same tournament.
@@ -82,14 +29,14 @@ func TestSwissRanksAgents(t *testing.T) {
 		}
 		outs[i] = out
 	}
-	var a, b swissReport
+	var a, b referee.SwissReport
 	_ = json.Unmarshal([]byte(outs[0]), &a)
 	_ = json.Unmarshal([]byte(outs[1]), &b)
 	a.Seconds, b.Seconds = 0, 0
 	if ja, jb := mustJSON(a), mustJSON(b); ja != jb {
 		t.Errorf("two runs with the same seed differ")
 	}
-	var rep swissReport
+	var rep referee.SwissReport
 	if err := json.Unmarshal([]byte(outs[0]), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +66,7 @@ func TestSwissRanksAgents(t *testing.T) {
 		t.Errorf("%v\n%s", err, text)
 	}
 	// Fewer than two entrants: the engine's message, exit status 1.
-	if out, _, err := runRef(t, "swiss", "eva"); !errors.Is(err, errFailed) || !strings.Contains(out, "At least 2 agent factories") {
+	if out, _, err := runRef(t, "swiss", "eva"); !errors.Is(err, referee.ErrFailed) || !strings.Contains(out, "At least 2 agent factories") {
 		t.Errorf("err %v, %s", err, out)
 	}
 }
@@ -235,7 +182,7 @@ func TestBenchmarkDuplicate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep benchReport
+	var rep referee.BenchReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +232,7 @@ func TestPartner(t *testing.T) {
 		t.Errorf("sessions by seat %v: want one Bottom (Team1) and one Left (Team2)", seats)
 	}
 	out, _, err := runRef(t, "benchmark", "-n", "2", "-seed", "4", "-partner", "random", "-json", "eva", "eva")
-	var br benchReport
+	var br referee.BenchReport
 	_ = json.Unmarshal([]byte(out), &br)
 	if err != nil || br.Partner != "random" || br.Played != 2 {
 		t.Errorf("benchmark with a partner: %v %+v", err, br)
@@ -300,24 +247,24 @@ func TestCompare(t *testing.T) {
 		verdict string
 		failed  bool
 	}{
-		{[]string{"-baseline", "random", "-candidate", "eva"}, verdictBetter, false},
-		{[]string{"-baseline", "eva", "-candidate", "random"}, verdictWorse, true},
-		{[]string{"-baseline", "eva", "-candidate", "eva", "random"}, verdictSame, false},
+		{[]string{"-baseline", "random", "-candidate", "eva"}, referee.VerdictBetter, false},
+		{[]string{"-baseline", "eva", "-candidate", "random"}, referee.VerdictWorse, true},
+		{[]string{"-baseline", "eva", "-candidate", "eva", "random"}, referee.VerdictSame, false},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, _, err := runRef(t, append([]string{"compare", "-json", "-seed", "2", "-target", "151", "-n", "60"}, tt.args...)...)
-			var rep compareReport
+			var rep referee.CompareReport
 			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
 				t.Fatalf("%v: %s", jerr, out)
 			}
-			if errors.Is(err, errFailed) != tt.failed || (err != nil && !errors.Is(err, errFailed)) {
+			if errors.Is(err, referee.ErrFailed) != tt.failed || (err != nil && !errors.Is(err, referee.ErrFailed)) {
 				t.Errorf("err %v", err)
 			}
 			if tt.verdict != "" && rep.Verdict != tt.verdict {
 				t.Errorf("verdict %s (%+v)", rep.Verdict, rep.Paired)
 			}
-			if rep.Paired.Pairs < 16 || rep.Paired.Pairs >= 60 && rep.Verdict != verdictInconclusive {
+			if rep.Paired.Pairs < 16 || rep.Paired.Pairs >= 60 && rep.Verdict != referee.VerdictInconclusive {
 				t.Errorf("%d deal sequences for %s", rep.Paired.Pairs, rep.Verdict)
 			}
 			if want := rep.Paired.Pairs * 2 * max(1, len(rep.Opponents)) * (1 + min(1, len(rep.Opponents))); rep.Matches != want {
@@ -326,7 +273,7 @@ func TestCompare(t *testing.T) {
 		})
 	}
 	// The same seed, the same verdict after the same sequences, at any concurrency.
-	var outs [2]compareReport
+	var outs [2]referee.CompareReport
 	for i, c := range []string{"1", "2"} {
 		out, _, _ := runRef(t, "compare", "-json", "-seed", "9", "-target", "151", "-concurrency", c, "-baseline", "calculating", "-candidate", "eva")
 		_ = json.Unmarshal([]byte(out), &outs[i])
@@ -334,30 +281,6 @@ func TestCompare(t *testing.T) {
 	}
 	if mustJSON(outs[0]) != mustJSON(outs[1]) {
 		t.Errorf("concurrency changed the result:\n%+v\n%+v", outs[0], outs[1])
-	}
-}
-
-func TestSequential(t *testing.T) {
-	s := newSequential(0.1, 0.05, 0.05, 4)
-	// All +1: better as soon as allowed.
-	ds := []float64{}
-	v := ""
-	for v == "" && len(ds) < 100 {
-		ds = append(ds, 1)
-		v = s.step(ds)
-	}
-	if v != verdictBetter || len(ds) != 4 {
-		t.Errorf("all +1: %q after %d", v, len(ds))
-	}
-	// Alternating ±1 (mean 0, variance 1): eventually the same.
-	s = newSequential(0.2, 0.05, 0.05, 4)
-	ds, v = nil, ""
-	for v == "" && len(ds) < 2000 {
-		ds = append(ds, float64(1-2*(len(ds)%2)))
-		v = s.step(ds)
-	}
-	if v != verdictSame {
-		t.Errorf("mean 0: %q after %d", v, len(ds))
 	}
 }
 
@@ -398,7 +321,7 @@ func TestRecordCrash(t *testing.T) {
 	srv := httptest.NewServer(bot)
 	defer srv.Close()
 	rec := t.TempDir()
-	if _, err := validateJSON(t, "-n", "1", "-seed", "3", "-record", rec, srv.URL); !errors.Is(err, errFailed) {
+	if _, err := validateJSON(t, "-n", "1", "-seed", "3", "-record", rec, srv.URL); !errors.Is(err, referee.ErrFailed) {
 		t.Fatalf("err %v", err)
 	}
 	ms, err := record.ReadDir(rec)

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/botarena/gamebot/internal/cli"
+	"github.com/botarena/gamebot/internal/loadgen"
 )
 
 // fakeServer answers the routes loadtest uses and records what it saw: the
@@ -60,7 +63,7 @@ func TestRunAgainstAFakeServer(t *testing.T) {
 	defer srv.Close()
 	report := filepath.Join(t.TempDir(), "report.json")
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "decide", "-conns", "2", "-duration", "200ms", "-json", report}, &out, &errb)
+	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "decide", "-conns", "2", "-duration", "2m", "-max-requests", "200", "-json", report}, cli.Env(nil), nil, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
@@ -78,7 +81,7 @@ func TestRunAgainstAFakeServer(t *testing.T) {
 	if f.hits["notify/negotiation-completed"] != 64 || f.hits["choose-card"] == 0 {
 		t.Errorf("hits %v", f.hits)
 	}
-	var results []Result
+	var results []loadgen.Result
 	b, _ := os.ReadFile(report)
 	if err := json.Unmarshal(b, &results); err != nil || len(results) != 1 {
 		t.Fatalf("report %s (%v)", b, err)
@@ -97,7 +100,7 @@ func TestServerErrorsFailTheRun(t *testing.T) {
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "notify", "-conns", "1", "-duration", "100ms"}, &out, io.Discard)
+	err := run(t.Context(), []string{"-url", srv.URL, "-scenario", "notify", "-conns", "1", "-duration", "2m", "-max-requests", "20"}, cli.Env(nil), nil, &out, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "notify:") || !strings.Contains(out.String(), "first error") {
 		t.Errorf("err %v, output %q", err, out.String())
 	}
@@ -110,7 +113,7 @@ func TestInterruptedRunReportsWhatItRan(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	var out bytes.Buffer
-	err := run(ctx, []string{"-url", srv.URL, "-duration", "1m"}, &out, io.Discard)
+	err := run(ctx, []string{"-url", srv.URL, "-duration", "1m"}, cli.Env(nil), nil, &out, io.Discard)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "interrupted: 0 of 3 scenarios run") {
 		t.Errorf("err %v, output %q", err, out.String())
 	}
@@ -130,13 +133,13 @@ func TestFlagsAndLoopback(t *testing.T) {
 		{[]string{"extra"}, "unexpected arguments"},
 	}
 	for _, tt := range tests {
-		err := run(t.Context(), tt.args, io.Discard, io.Discard)
+		err := run(t.Context(), tt.args, cli.Env(nil), nil, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 			t.Errorf("%q: err %v, want %q", tt.args, err, tt.wantErr)
 		}
 	}
 	for _, u := range []string{"http://127.0.0.1:5063", "http://localhost:1", "http://[::1]:80"} {
-		if err := checkLoopback(u); err != nil {
+		if err := loadgen.CheckLoopback(u); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
 	}

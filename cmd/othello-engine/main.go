@@ -23,10 +23,7 @@ import (
 
 func main() { cli.Main("othello-engine", run) }
 
-// stdin is where the requests come from (tests swap it).
-var stdin io.Reader = os.Stdin
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("othello-engine", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	depth := fs.Int("depth", 0, "fixed search depth (0: time managed from remaining_ms)")

@@ -9,15 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// withStdin makes run read in for the rest of the test.
-func withStdin(t *testing.T, in string) {
-	t.Helper()
-	old := stdin
-	stdin = strings.NewReader(in)
-	t.Cleanup(func() { stdin = old })
-}
+	"github.com/botarena/gamebot/internal/cli"
+)
 
 func TestRunAnswersEveryLine(t *testing.T) {
 	var reqs []string
@@ -40,9 +34,9 @@ func TestRunAnswersEveryLine(t *testing.T) {
 	pass := strings.Replace(reqs[0], `"legal_moves": [19, 26, 37, 44]`, `"legal_moves": []`, 1)
 	reqs = append(reqs, pass, "", "not json", `{"board":[1],"color":1,"legal_moves":[],"game_mode":"std"}`)
 	in := strings.Join(reqs, "\n") // no final newline: the last line still counts
-	withStdin(t, in)
+	stdin := strings.NewReader(in)
 	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"-depth", "3"}, &out, &errb); err != nil {
+	if err := run(context.Background(), []string{"-depth", "3"}, cli.Env(nil), stdin, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -66,9 +60,9 @@ func TestRunAnswersEveryLine(t *testing.T) {
 func TestRunFlags(t *testing.T) {
 	for _, args := range [][]string{{"-tt-bits", "40"}, {"-depth", "-1"}, {"extra"}, {"-nope"},
 		{"-std-sel", "6"}, {"-std-selective", "-1"}, {"-without", "etc,nope"}, {"-model", "/nonexistent"}, {"-model", "/dev/null"}} {
-		withStdin(t, "")
+		stdin := strings.NewReader("")
 		var out, errb bytes.Buffer
-		if err := run(context.Background(), args, &out, &errb); err == nil {
+		if err := run(context.Background(), args, cli.Env(nil), stdin, &out, &errb); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
 	}
@@ -79,9 +73,9 @@ func TestRunFlags(t *testing.T) {
 func TestRunStdSettings(t *testing.T) {
 	req := `{"board":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,0,0,0,0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"color":1,"legal_moves":[19,26,37,44],"game_mode":"std","board_size":8,"remaining_ms":60000,"budget_ms":200}`
 	for _, args := range [][]string{{"-without", "etc,stability,sort-search,incremental", "-depth", "6"}, {"-std-sel", "5", "-std-selective", "0", "-depth", "6"}} {
-		withStdin(t, req+"\n")
+		stdin := strings.NewReader(req + "\n")
 		var out, errb bytes.Buffer
-		if err := run(context.Background(), args, &out, &errb); err != nil {
+		if err := run(context.Background(), args, cli.Env(nil), stdin, &out, &errb); err != nil {
 			t.Fatalf("run(%q): %v\n%s", args, err, errb.String())
 		}
 		if !regexp.MustCompile(`^\{"move": ?(19|26|37|44)\}\n$`).MatchString(out.String()) {

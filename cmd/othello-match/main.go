@@ -48,7 +48,7 @@ type tally struct {
 	llr                          float64
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("othello-match", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	stderr = jsonline.SyncWriter(stderr) // shared by every engine process

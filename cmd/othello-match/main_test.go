@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
 )
@@ -39,7 +40,7 @@ func selfEngine(t *testing.T) string {
 func TestMatchesAllModes(t *testing.T) {
 	eng := selfEngine(t)
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "10m", "-max-think", "5m", "-seed", "3"}, &out, &errb)
+	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", eng, "-b", eng, "-clock", "10m", "-max-think", "5m", "-seed", "3"}, cli.Env(nil), nil, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
@@ -72,7 +73,7 @@ func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
 			// may start while every core is busy) gets a clock it cannot
 			// miss, B a short one so that "silent" times out quickly.
 			var out, errb bytes.Buffer
-			err := run(context.Background(), []string{"-n", "1", "-a", eng, "-b", tc.b, "-clock", "10m", "-max-think", "5m", "-b-clock", "2s", "-b-max-think", "1s"}, &out, &errb)
+			err := run(context.Background(), []string{"-n", "1", "-a", eng, "-b", tc.b, "-clock", "10m", "-max-think", "5m", "-b-clock", "2s", "-b-max-think", "1s"}, cli.Env(nil), nil, &out, &errb)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
@@ -93,7 +94,7 @@ func TestMatchAdjudicatesIllegalAndLate(t *testing.T) {
 
 func TestFailuresOfAExitCode(t *testing.T) {
 	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "10m", "-max-think", "5m"}, &out, &errb)
+	err := run(context.Background(), []string{"-n", "1", "-a", "exit 1", "-b", selfEngine(t), "-clock", "10m", "-max-think", "5m"}, cli.Env(nil), nil, &out, &errb)
 	if !errors.Is(err, errFailures) {
 		t.Fatalf("err %v, want errFailures\n%s", err, out.String())
 	}
@@ -105,7 +106,7 @@ func TestFlags(t *testing.T) {
 		{"-a", "x", "-b", "y", "-concurrency", "0"}, {"-a", "x", "-b", "y", "-j", "2"}, {"-a", "x", "-b", "y", "extra"},
 		{"-a", "x", "-b", "y", "-sprt", "30,0"}, {"-a", "x", "-b", "y", "-sprt", "x"},
 	} {
-		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		if err := run(context.Background(), args, cli.Env(nil), nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
 	}
@@ -117,7 +118,7 @@ func TestInterruptedRunSummarises(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	var out, errb bytes.Buffer
-	err := run(ctx, []string{"-n", "3", "-a", "exit 1", "-b", "exit 1", "-seed", "0"}, &out, &errb)
+	err := run(ctx, []string{"-n", "3", "-a", "exit 1", "-b", "exit 1", "-seed", "0"}, cli.Env(nil), nil, &out, &errb)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want the cancellation", err)
 	}
@@ -136,7 +137,7 @@ func TestInterruptedRunSummarises(t *testing.T) {
 // the summary says so with A's disc margin.
 func TestSPRTStopsEarly(t *testing.T) {
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"-n", "400", "-a", selfEngine(t), "-b", "exit 1", "-clock", "10m", "-max-think", "5m", "-b-clock", "2s", "-sprt", "0,30", "-q"}, &out, &errb)
+	err := run(t.Context(), []string{"-n", "400", "-a", selfEngine(t), "-b", "exit 1", "-clock", "10m", "-max-think", "5m", "-b-clock", "2s", "-sprt", "0,30", "-q"}, cli.Env(nil), nil, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

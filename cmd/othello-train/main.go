@@ -43,7 +43,7 @@ import (
 
 func main() { cli.Main("othello-train", run) }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("usage: othello-train gen|fit|check|mpc [flags]")
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/gamebot/internal/cli"
 )
 
 func TestGenFitCheck(t *testing.T) {
@@ -14,17 +16,17 @@ func TestGenFitCheck(t *testing.T) {
 	model := filepath.Join(dir, "m.gz")
 	var out, errs bytes.Buffer
 	gen := []string{"gen", "-dir", dir, "-chunks", "2", "-games", "3", "-depth", "1", "-solve-at", "8", "-tt-bits", "12", "-seed", "5"}
-	if err := run(context.Background(), gen, &out, &errs); err != nil {
+	if err := run(context.Background(), gen, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("gen: %v\n%s", err, errs.String())
 	}
 	if strings.Count(errs.String(), "chunk ") != 2 {
 		t.Fatalf("gen did not report two chunks:\n%s", errs.String())
 	}
 	errs.Reset()
-	if err := run(context.Background(), gen, &out, &errs); err != nil || strings.Contains(errs.String(), "chunk ") {
+	if err := run(context.Background(), gen, cli.Env(nil), nil, &out, &errs); err != nil || strings.Contains(errs.String(), "chunk ") {
 		t.Fatalf("a finished gen played again (%v):\n%s", err, errs.String())
 	}
-	if err := run(context.Background(), []string{"fit", "-dir", dir, "-o", model, "-epochs", "2", "-init", "embedded"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"fit", "-dir", dir, "-o", model, "-epochs", "2", "-init", "embedded"}, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("fit: %v", err)
 	}
 	if !strings.Contains(out.String(), "epoch 2:") {
@@ -34,7 +36,7 @@ func TestGenFitCheck(t *testing.T) {
 		t.Fatalf("no model written (%v)", err)
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"check", "-dir", dir, "-model", model, "-tail", "0.5"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"check", "-dir", dir, "-model", model, "-tail", "0.5"}, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("check: %v", err)
 	}
 	if !strings.Contains(out.String(), "rmse(discs)") || strings.Count(out.String(), "\n") < 10 {
@@ -44,7 +46,7 @@ func TestGenFitCheck(t *testing.T) {
 
 func TestMPCFit(t *testing.T) {
 	var out, errs bytes.Buffer
-	if err := run(context.Background(), []string{"mpc", "-n", "24", "-depth", "5", "-solve-at", "12", "-min-empties", "8", "-max-empties", "40"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"mpc", "-n", "24", "-depth", "5", "-solve-at", "12", "-min-empties", "8", "-max-empties", "40"}, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("mpc: %v\n%s", err, errs.String())
 	}
 	if !strings.Contains(out.String(), "fit: ErrorModel{") {
@@ -58,7 +60,7 @@ func TestBadArguments(t *testing.T) {
 		{"fit"}, {"fit", "-dir", "/nonexistent", "-o", "/tmp/x"}, {"check"}, {"check", "-dir", "/nonexistent"}, {"check", "-dir", "/tmp", "-tail", "0"},
 		{"mpc", "-depth", "2"}, {"mpc", "-min-empties", "30", "-max-empties", "20"},
 	} {
-		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		if err := run(context.Background(), args, cli.Env(nil), nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)
 		}
 	}
@@ -71,10 +73,10 @@ func TestAnti(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "anti.gz")
 	var out, errs bytes.Buffer
-	if err := run(context.Background(), []string{"gen", "-anti", "-dir", dir, "-chunks", "1", "-games", "3", "-depth", "1", "-solve-at", "8", "-tt-bits", "12", "-seed", "5"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"gen", "-anti", "-dir", dir, "-chunks", "1", "-games", "3", "-depth", "1", "-solve-at", "8", "-tt-bits", "12", "-seed", "5"}, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("gen: %v\n%s", err, errs.String())
 	}
-	if err := run(context.Background(), []string{"fit", "-anti", "-dir", dir, "-o", model, "-epochs", "1"}, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"fit", "-anti", "-dir", dir, "-o", model, "-epochs", "1"}, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("fit: %v", err)
 	}
 	m, err := loadModel(model)
@@ -85,7 +87,7 @@ func TestAnti(t *testing.T) {
 		{"gen", "-model", model, "-dir", dir, "-seed", "5"}, // an anti model for std
 		{"fit", "-dir", dir, "-o", model, "-init", model},   // std fit from an anti model
 	} {
-		if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		if err := run(context.Background(), args, cli.Env(nil), nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)
 		}
 	}

@@ -1,6 +1,6 @@
 // Package agents holds in-process Giretra opponents modelled on the engine's
-// built-in agents (spec §7): Random ("Kialasoa"), Calculating
-// ("Razazavavy") and Deterministic ("Eva"). They are written from the
+// built-in agents (docs/giretra.md): Random ("Kialasoa"), Calculating
+// ("Razazavavy"), Deterministic ("Eva") and Bad ("Sakabelou"). They are written from the
 // engine's behaviour, not translated from it. Each is a giretra.Player for
 // one seat of one match; randomness comes from the *rand.Rand passed in, so
 // a seeded run is reproducible.
@@ -19,9 +19,9 @@ import (
 	"github.com/botarena/gamebot/giretra"
 )
 
-// Names lists the agents New knows, weakest first (noisy-eva is eva
-// playing a random offered option 10% of the time).
-func Names() []string { return []string{"random", "calculating", "eva", "noisy-eva"} }
+// Names lists the agents New knows, weakest first (bad loses on purpose;
+// noisy-eva is eva playing a random offered option 10% of the time).
+func Names() []string { return []string{"bad", "random", "calculating", "eva", "noisy-eva"} }
 
 // New returns a fresh agent by name (case-insensitive). rng drives its
 // random choices; eva makes none and ignores it.
@@ -33,6 +33,8 @@ func New(name string, rng *rand.Rand) (giretra.Player, error) {
 		return NewCalculating(rng), nil
 	case "eva", "deterministic":
 		return NewEva(), nil
+	case "bad", "sakabelou":
+		return NewBad(rng), nil
 	case "noisy-eva":
 		return NewNoisy(NewEva(), NoisyEps, rng), nil
 	}
@@ -118,6 +120,42 @@ func trumpSuit(m giretra.Mode) (giretra.Suit, bool) {
 // isTrumpSuit reports whether s is the Colour trump suit (never in
 // AllTrumps or NoTrumps, as the engine's GetTrumpSuit).
 func isTrumpSuit(s giretra.Suit, m giretra.Mode) bool { return m.IsColour() && m.Trump() == s }
+
+// doubleOffered is the first offered Redouble, else the first offered
+// Double (whatever its target), as Calculating and Bad take them.
+func doubleOffered(valid []giretra.Action) (giretra.Action, bool) {
+	for _, t := range []giretra.ActionType{giretra.Redouble, giretra.Double} {
+		for _, x := range valid {
+			if x.Type == t {
+				return x, true
+			}
+		}
+	}
+	return giretra.Action{}, false
+}
+
+// announcement is the first offered announcement of a mode keep accepts
+// that no later one precedes under before (a stable sort's head).
+func announcement(valid []giretra.Action, keep func(giretra.Mode) bool, before func(a, b giretra.Mode) bool) (giretra.Action, bool) {
+	var out giretra.Action
+	found := false
+	for _, x := range valid {
+		if x.Type == giretra.Announce && keep(x.Mode) && (!found || before(x.Mode, out.Mode)) {
+			out, found = x, true
+		}
+	}
+	return out, found
+}
+
+// acceptOffered is Accept when offered, else the first offered action.
+func acceptOffered(valid []giretra.Action) giretra.Action {
+	for _, x := range valid {
+		if x.Type == giretra.Accept {
+			return x
+		}
+	}
+	return valid[0]
+}
 
 func b2i(b bool) int {
 	if b {

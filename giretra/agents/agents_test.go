@@ -120,8 +120,8 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestOrderOfStrength is a coarse, fast check that eva beats random and
-// calculating beats random most of the time; the real calibration is the
+// TestOrderOfStrength is a coarse, fast check that eva beats random,
+// calculating beats random and random beats bad most of the time; the real calibration is the
 // referee's benchmark command (see the package's report).
 func TestOrderOfStrength(t *testing.T) {
 	if testing.Short() {
@@ -135,7 +135,7 @@ func TestOrderOfStrength(t *testing.T) {
 	if os.Getenv("AGENTS_TARGET") == "500" {
 		cfg = giretra.MatchConfig{TargetScore: 500, ColourSweepPoints: 25}
 	}
-	for _, pair := range [][2]string{{"eva", "random"}, {"calculating", "random"}, {"eva", "calculating"}} {
+	for _, pair := range [][2]string{{"eva", "random"}, {"calculating", "random"}, {"eva", "calculating"}, {"random", "bad"}} {
 		wins := 0
 		for i := range n {
 			a, b := pair[0], pair[1]

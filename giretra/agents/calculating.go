@@ -11,7 +11,7 @@ import (
 
 // Calculating is the engine's CalculatingPlayerAgent ("Razazavavy"): a
 // hand-strength percentage per mode for bidding, card counting for "master"
-// cards, and simple partner signals (spec §7).
+// cards, and simple partner signals (docs/giretra.md §6).
 type Calculating struct {
 	rng  *rand.Rand
 	seat giretra.Position
@@ -87,7 +87,10 @@ func potentialMasters(hand giretra.Set, m giretra.Mode) int {
 	return n
 }
 
-// ChooseAction bids by hand strength; see the spec §7 for the thresholds.
+// ChooseAction bids by hand strength: it doubles (redoubles) holding at
+// least three suits it tops in its best mode, announces from 60 (its best
+// mode, or any mode from 50 before a bid), then any mode from 45, else
+// accepts.
 func (a *Calculating) ChooseAction(_ context.Context, v *giretra.BidView) (giretra.Action, error) {
 	a.seat = v.Seat
 	var score [6]float64
@@ -98,52 +101,24 @@ func (a *Calculating) ChooseAction(_ context.Context, v *giretra.BidView) (giret
 			best = m
 		}
 	}
-	first := func(t giretra.ActionType) (giretra.Action, bool) {
-		for _, x := range v.Valid {
-			if x.Type == t {
-				return x, true
-			}
-		}
-		return giretra.Action{}, false
-	}
 	if potentialMasters(v.Hand, best) >= 3 {
-		if x, ok := first(giretra.Redouble); ok {
-			return x, nil
-		}
-		if x, ok := first(giretra.Double); ok {
+		if x, ok := doubleOffered(v.Valid); ok {
 			return x, nil
 		}
 	}
 	_, _, hasBid := lastBid(v.Negotiation.Actions)
-	// bestAnnounce is the first offered announcement of highest score among
-	// those keep accepts.
-	bestAnnounce := func(keep func(giretra.Mode) bool) (giretra.Action, bool) {
-		var out giretra.Action
-		found := false
-		for _, x := range v.Valid {
-			if x.Type != giretra.Announce || !keep(x.Mode) {
-				continue
-			}
-			if !found || score[x.Mode] > score[out.Mode] {
-				out, found = x, true
-			}
-		}
-		return out, found
-	}
+	higher := func(a, b giretra.Mode) bool { return score[a] > score[b] }
 	if score[best] >= 60 {
-		if x, ok := bestAnnounce(func(m giretra.Mode) bool { return m == best || (!hasBid && score[m] >= 50) }); ok {
+		if x, ok := announcement(v.Valid, func(m giretra.Mode) bool { return m == best || (!hasBid && score[m] >= 50) }, higher); ok {
 			return x, nil
 		}
 	}
 	if score[best] >= 45 {
-		if x, ok := bestAnnounce(func(m giretra.Mode) bool { return score[m] >= 45 }); ok {
+		if x, ok := announcement(v.Valid, func(m giretra.Mode) bool { return score[m] >= 45 }, higher); ok {
 			return x, nil
 		}
 	}
-	if x, ok := first(giretra.Accept); ok {
-		return x, nil
-	}
-	return v.Valid[0], nil
+	return acceptOffered(v.Valid), nil
 }
 
 // master reports whether no unplayed card of c's suit beats c (the agent

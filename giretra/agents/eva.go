@@ -11,7 +11,7 @@ import (
 // Eva is the engine's DeterministicPlayerAgent ("Eva"), the strongest
 // built-in agent: guaranteed/probable trick counting for bids, card
 // counting with void inference, partner signals and seat-aware play
-// (spec §7). It uses no randomness.
+// (docs/giretra.md §6). It uses no randomness.
 //
 // In the engine Eva reads the contract from the match state in-process;
 // here it takes it from the negotiation-completed event, which in-process

@@ -268,3 +268,40 @@ func TestEvaTracksContractAndVoids(t *testing.T) {
 		t.Errorf("voids of Right = %08b", a.knownVoids[g.Right])
 	}
 }
+
+// Bad bids the mode its hand is worst at, doubles without a master card,
+// and plays the inverse of Calculating's cards.
+func TestBad(t *testing.T) {
+	a := NewBad(rand.New(rand.NewPCG(1, 1)))
+	// A weak hand (no Jack, Nine or Ace; scores under 20 everywhere but
+	// NoTrumps): first to speak, it announces its worst mode.
+	h := cards("7C 8C 7D 8D 7H")
+	v := &g.BidView{Seat: g.Bottom, Hand: h, Negotiation: &g.Negotiation{}, Match: &g.MatchState{TargetScore: 151}, Valid: []g.Action{
+		{Type: g.Announce, Mode: g.ColourClubs}, {Type: g.Announce, Mode: g.ColourSpades}, {Type: g.Announce, Mode: g.NoTrumps}, {Type: g.Accept},
+	}}
+	// Of the modes offered, all under 50 before any bid, the lowest score.
+	lowest := g.ColourClubs
+	for _, m := range []g.Mode{g.ColourSpades, g.NoTrumps} {
+		if calcStrength(h, m) < calcStrength(h, lowest) {
+			lowest = m
+		}
+	}
+	if x, _ := a.ChooseAction(ctx, v); x.Type != g.Announce || x.Mode != lowest {
+		t.Errorf("weak hand: %v, want an announcement of %v", x, lowest)
+	}
+	// Partner (Left) winning: the cheapest card; an opponent winning: the
+	// most valuable one.
+	p := playView(g.Right, "AS 7S KS", g.NoTrumps, trickOf(g.Bottom, "8S", "TS", "7D"))
+	if c, _ := a.ChooseCard(ctx, p); c != card("7S") {
+		t.Errorf("partner winning: got %v, want 7S", c)
+	}
+	p = playView(g.Right, "AS 7S KS", g.NoTrumps, trickOf(g.Top, "TS"))
+	if c, _ := a.ChooseCard(ctx, p); c != card("AS") {
+		t.Errorf("opponent winning: got %v, want AS", c)
+	}
+	// Leading: the cheapest, weakest card that is not a master.
+	p = playView(g.Bottom, "AS 7S 8D", g.NoTrumps, g.NewTrick(g.Bottom))
+	if c, _ := a.ChooseCard(ctx, p); c != card("7S") {
+		t.Errorf("lead: got %v, want 7S", c)
+	}
+}

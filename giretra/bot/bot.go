@@ -38,9 +38,9 @@ import (
 // its slowest decisions take about 55 ms (p99), under 100 ms at the very
 // most (giretra-strength, one match at a time). The budget sits well
 // above them, so it fires only on an overloaded or much slower machine,
-// where it bounds latency at the cost of reproducibility; a budget inside
-// that range (it was 35 ms, for half today's work) cut ordinary searches
-// at load-dependent points, and replays differed even on a quiet machine.
+// where it bounds latency at the cost of reproducibility. A budget inside
+// that range would cut ordinary searches at load-dependent points, and
+// replays would differ even on a quiet machine.
 const DefaultBudget = 250 * time.Millisecond
 
 // Config tunes a Bot. The zero value is valid: search with the default

@@ -9,9 +9,9 @@ import (
 )
 
 // This file is the reference the fast decoders (decode.go) are held
-// against: the earlier decoders, written on encoding/json with the
-// validation the server used to run on the decoded structs. Slow and
-// simple; the oracle tests and fuzzers compare the two on every input.
+// against: decoders written on encoding/json, with the validation run on
+// the decoded structs. Slow and simple; the oracle tests and fuzzers
+// compare the two on every input.
 
 func refMalformed(format string, args ...any) error { return problem.Malformedf(format, args...) }
 

@@ -1,7 +1,9 @@
-// Package cli is the one main of every command: run(ctx, args, stdout,
-// stderr) with a context cancelled on SIGINT or SIGTERM (long runs then
-// report what they have; a second signal kills at once), and the error
-// turned into an exit status.
+// Package cli is the one main of every command: run(ctx, args, getenv,
+// stdin, stdout, stderr) with a context cancelled on SIGINT or SIGTERM
+// (long runs then report what they have; a second signal kills at once),
+// and the error turned into an exit status. A command reaches the process
+// only through these parameters, so its tests hand it their own
+// environment, input and outputs.
 package cli
 
 import (
@@ -15,8 +17,15 @@ import (
 	"syscall"
 )
 
-// Run is a command's body.
-type Run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+// Run is a command's body: its arguments (without the program name), the
+// environment (os.Getenv in Main), standard input and outputs.
+type Run func(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error
+
+// Env is a getenv of the variables in kv only (nil: an empty
+// environment), for tests.
+func Env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
 
 // Status maps an error to an exit status without a message: the command
 // has already said why (a FAIL report, a rejected token). A Status with a
@@ -32,7 +41,7 @@ type Status struct {
 func Main(name string, run Run, statuses ...Status) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(Code(name, err, os.Stderr, statuses...))
 }

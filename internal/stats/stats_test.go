@@ -179,3 +179,31 @@ func TestT975(t *testing.T) {
 		t.Error("t975(0) is a number")
 	}
 }
+
+// TestQuantile: nearest rank, clamped, the lower middle value as the
+// median of an even count, the zero value of an empty sample.
+func TestQuantile(t *testing.T) {
+	s := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, c := range []struct {
+		q    float64
+		want int
+	}{{0, 1}, {0.05, 1}, {0.1, 1}, {0.11, 2}, {0.5, 5}, {0.9, 9}, {0.95, 10}, {0.99, 10}, {1, 10}} {
+		if got := Quantile(s, c.q); got != c.want {
+			t.Errorf("Quantile(1..10, %v) = %d, want %d", c.q, got, c.want)
+		}
+	}
+	if got := Quantile([]float64{2.5}, 0.99); got != 2.5 {
+		t.Errorf("Quantile([2.5], 0.99) = %v", got)
+	}
+	if got := Quantile([]int(nil), 0.5); got != 0 {
+		t.Errorf("Quantile(nil) = %d", got)
+	}
+	// 100 values: p99 is the 99th, not the 100th (0.99·100 must not round up).
+	h := make([]int, 100)
+	for i := range h {
+		h[i] = i + 1
+	}
+	if got := Quantile(h, 0.99); got != 99 {
+		t.Errorf("Quantile(1..100, 0.99) = %d, want 99", got)
+	}
+}

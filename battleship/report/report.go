@@ -1,0 +1,283 @@
+// Package report turns battleship duel records (battleship/record) into
+// one self-contained HTML page, on the page kit of internal/htmlreport:
+// the subject's win rate with its Wilson 95% band, results and shots to
+// win per opponent, latency histograms of the recorded HTTP calls (init,
+// play-turn), and a duel viewer that steps through a game shot by shot.
+package report
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+
+	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/internal/htmlreport"
+	"github.com/botarena/gamebot/internal/stats"
+)
+
+//go:embed duel.html.tmpl
+var duelTemplate string
+
+//go:embed duel.css
+var duelCSS string
+
+//go:embed duel.js
+var duelJS string
+
+// Options shape a battleship report.
+type Options struct {
+	// Subject is the player the report is about; "" takes the first
+	// record's subject (battleref -bot).
+	Subject string
+	// ViewerGames bounds the games the duel viewer carries (a game on a
+	// 10x10 board is about 1 KB); 0 means 200.
+	ViewerGames int
+	// Title is the page's title; "" makes one.
+	Title string
+}
+
+// Report is what the battleship page shows.
+type Report struct {
+	Title   string
+	Subject string
+	Boards  []string // the boards played, "10x10, ships 0,1,2,1,1,0"
+	Games   int      // finished games with the subject
+	Wins    int
+	Rate    float64
+	Lo, Hi  float64
+	Stopped int // games stopped by an error or an interrupt
+	// Invalid counts the subject's losses by an invalid answer, OppInvalid
+	// its wins by the opponent's.
+	Invalid, OppInvalid int
+	// Shots and OppShots are the shots each side fired in the games it won
+	// by sinking the other fleet.
+	Shots, OppShots ShotSummary
+	Curve           template.HTML
+	Opponent        []OpponentRow
+	Latency         []htmlreport.LatencyBlock
+	List            []htmlreport.GameRow
+	Viewer          template.JS // the duel viewer's data, JSON
+	Omitted         int         // games left out of the viewer
+}
+
+// ShotSummary summarises shot counts.
+type ShotSummary struct {
+	N         int
+	Mean      float64
+	Median    float64
+	Min, Max  int
+	MeanLo95  float64 // the mean's 95% interval
+	MeanHi95  float64
+	HasSpread bool // N > 1: the interval means something
+}
+
+func summarize(v []int) ShotSummary {
+	if len(v) == 0 {
+		return ShotSummary{}
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	m := stats.MeanCI(s)
+	return ShotSummary{N: n, Mean: m.Mean, Median: float64(stats.Quantile(s, 0.5)), Min: s[0], Max: s[n-1], MeanLo95: m.Lo, MeanHi95: m.Hi, HasSpread: n > 1}
+}
+
+// OpponentRow is the subject's results against one opponent.
+type OpponentRow struct {
+	Name            string
+	Games, Wins     int
+	Rate, Lo, Hi    float64
+	Shots, OppShots ShotSummary // shots to win: the subject's, the opponent's
+}
+
+// Write writes the battleship report page of duels to w.
+func Write(w io.Writer, duels []*record.Duel, opt Options) error {
+	r, err := Build(duels, opt)
+	if err != nil {
+		return err
+	}
+	return htmlreport.WritePage(w, duelTemplate, duelCSS, duelJS, "battleref", r)
+}
+
+// Build computes the battleship report.
+func Build(duels []*record.Duel, opt Options) (*Report, error) {
+	if len(duels) == 0 {
+		return nil, fmt.Errorf("no game to report")
+	}
+	subject := opt.Subject
+	if subject == "" {
+		subject = duels[0].Header.Subject
+	}
+	r := &Report{Subject: subject, Title: opt.Title}
+	if r.Title == "" {
+		r.Title = "Battleship report: " + subject
+	}
+	var with []*record.Duel
+	for _, d := range duels {
+		if d.Header.Players[d.Header.SubjectSeat] == subject {
+			with = append(with, d)
+		}
+	}
+	if len(with) == 0 {
+		return nil, fmt.Errorf("%q is the subject of none of the %d games", subject, len(duels))
+	}
+	type opp struct {
+		row         OpponentRow
+		shots, agst []int
+	}
+	opps := map[string]*opp{}
+	var order []string
+	var curve []float64
+	var shots, agst []int
+	lat := map[string]map[string][]float64{}
+	var latOrder []string
+	addLat := func(player, kind string, ms float64) {
+		if lat[player] == nil {
+			lat[player] = map[string][]float64{}
+			latOrder = append(latOrder, player)
+		}
+		lat[player][kind] = append(lat[player][kind], ms)
+	}
+	for _, d := range with {
+		h := &d.Header
+		me := h.SubjectSeat
+		board := fmt.Sprintf("%dx%d, ships %d,%d,%d,%d,%d,%d", h.Width, h.Height, h.Fleet[0], h.Fleet[1], h.Fleet[2], h.Fleet[3], h.Fleet[4], h.Fleet[5])
+		if !slices.Contains(r.Boards, board) {
+			r.Boards = append(r.Boards, board)
+		}
+		for i := range 2 {
+			if h.HTTP[i] && d.Fleets[i] != nil {
+				addLat(h.Players[i], "init", d.FleetMS[i])
+			}
+		}
+		for _, s := range d.Shots {
+			if h.HTTP[s.Seat] {
+				addLat(h.Players[s.Seat], "play-turn", s.MS)
+			}
+		}
+		row := htmlreport.GameRow{Match: h.Game, Text: d.Describe(), Result: "stopped"}
+		won := d.Winner()
+		if won < 0 {
+			r.Stopped++
+			r.List = append(r.List, row)
+			continue
+		}
+		name := h.Players[1-me]
+		o := opps[name]
+		if o == nil {
+			o = &opp{row: OpponentRow{Name: name}}
+			opps[name] = o
+			order = append(order, name)
+		}
+		r.Games++
+		o.row.Games++
+		curve = append(curve, float64(won))
+		e := d.End
+		if won == 1 {
+			r.Wins++
+			o.row.Wins++
+			row.Result = "won"
+			if e.Invalid != "" {
+				r.OppInvalid++
+			} else {
+				shots = append(shots, e.Shots[me])
+				o.shots = append(o.shots, e.Shots[me])
+			}
+		} else {
+			row.Result = "lost"
+			if e.Invalid != "" {
+				r.Invalid++
+			} else {
+				agst = append(agst, e.Shots[1-me])
+				o.agst = append(o.agst, e.Shots[1-me])
+			}
+		}
+		r.List = append(r.List, row)
+	}
+	if r.Games > 0 {
+		r.Rate = float64(r.Wins) / float64(r.Games)
+	}
+	r.Lo, r.Hi = stats.Wilson(r.Wins, r.Games)
+	r.Shots, r.OppShots = summarize(shots), summarize(agst)
+	for _, name := range order {
+		o := opps[name]
+		o.row.Rate = float64(o.row.Wins) / float64(o.row.Games)
+		o.row.Lo, o.row.Hi = stats.Wilson(o.row.Wins, o.row.Games)
+		o.row.Shots, o.row.OppShots = summarize(o.shots), summarize(o.agst)
+		r.Opponent = append(r.Opponent, o.row)
+	}
+	r.Curve = htmlreport.Curve(curve, "game")
+	for _, p := range latOrder {
+		blk := htmlreport.LatencyBlock{Player: p}
+		for _, k := range []string{"init", "play-turn"} {
+			if len(lat[p][k]) > 0 {
+				blk.Kinds = append(blk.Kinds, htmlreport.Histogram(k, lat[p][k]))
+			}
+		}
+		r.Latency = append(r.Latency, blk)
+	}
+	var err error
+	r.Viewer, r.Omitted, err = duelViewerData(with, opt.ViewerGames)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// The duel viewer's data: compact arrays.
+type viewerDuel struct {
+	N       int                `json:"n"`
+	Title   string             `json:"title"`
+	Players [2]string          `json:"players"`
+	Subject int                `json:"subject"`
+	W       int                `json:"w"`
+	H       int                `json:"h"`
+	Fleets  [2][][]record.Cell `json:"fleets"` // by seat, each ship's cells
+	Shots   [][5]any           `json:"shots"`  // [seat, x, y, result, ship hit (-1: none)]
+	End     string             `json:"end"`
+}
+
+func duelViewerData(ds []*record.Duel, limit int) (template.JS, int, error) {
+	if limit <= 0 {
+		limit = 200
+	}
+	omitted := max(0, len(ds)-limit)
+	out := []viewerDuel{}
+	for _, d := range ds[:min(len(ds), limit)] {
+		if d.Fleets[0] == nil || d.Fleets[1] == nil {
+			continue // lost at init: nothing to show
+		}
+		h := &d.Header
+		v := viewerDuel{N: h.Game, Title: d.Describe(), Players: h.Players, Subject: h.SubjectSeat, W: h.Width, H: h.Height, Shots: [][5]any{}}
+		for i := range 2 {
+			v.Fleets[i] = [][]record.Cell{}
+			for _, s := range d.Fleets[i] {
+				v.Fleets[i] = append(v.Fleets[i], record.ShipCells(s))
+			}
+		}
+		for _, s := range d.Shots {
+			v.Shots = append(v.Shots, [5]any{s.Seat, s.Cell[0], s.Cell[1], s.Result, s.Ship})
+		}
+		switch e := d.End; {
+		case e == nil:
+			v.End = "the record stops here (the run was cut short)"
+		case e.Winner != nil:
+			w := *e.Winner
+			v.End = fmt.Sprintf("%s wins with %d shots (%s fired %d)", h.Players[w], e.Shots[w], h.Players[1-w], e.Shots[1-w])
+			if e.Invalid != "" {
+				v.End += fmt.Sprintf("; %s lost by an invalid answer: %s", h.Players[1-w], e.Invalid)
+			}
+		default:
+			v.End = "stopped: " + e.Error
+		}
+		out = append(out, v)
+	}
+	b, err := json.Marshal(out) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return "", 0, err
+	}
+	return template.JS(b), omitted, nil
+}

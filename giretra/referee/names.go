@@ -1,0 +1,218 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/meta"
+)
+
+// engineAgent is one of the engine's built-in agents, played in-process
+// by the giretra/agents opponent written from it.
+type engineAgent struct {
+	agentName, displayName string
+	key                    string   // giretra/agents name
+	aliases                []string // other spellings seen in the engine's documentation
+}
+
+// engineAgents are the engine's built-ins (every IPlayerAgentFactory its
+// core declares, found by reflection), strongest first: the engine's own
+// order is reflection order, which it does not fix.
+var engineAgents = []engineAgent{
+	{agentName: "DeterministicPlayer", displayName: "Eva", key: "eva"},
+	{agentName: "CalculatingPlayer", displayName: "Razazavavy", key: "calculating", aliases: []string{"Razavavy"}}, // the website's spelling
+	{agentName: "RandomPlayer", displayName: "Kialasoa", key: "random"},
+	{agentName: "BadPlayer", displayName: "Sakabelou", key: "bad"},
+}
+
+// BotSpec is what a command-line bot resolves to: an in-process agent, a
+// bot server's URL, or a folder holding bot.meta.json.
+type BotSpec struct {
+	Name  string // as reports show it
+	Agent string // giretra/agents name, for agents
+	URL   string
+	Dir   string
+}
+
+// externalBot is a bot discovered in external-bots/.
+type externalBot struct {
+	agentName, displayName, dir string
+}
+
+// Registry resolves names as giretra-manage does: AgentName, then
+// DisplayName (both ignoring case), over the built-in agents and the bots
+// of external-bots/ (which override a built-in of the same name). The
+// folder is found once, on first use.
+type Registry struct {
+	botsDir  string // -bots; "" = external-bots/ of the checkout around the working directory
+	warnings io.Writer
+	loaded   bool
+	bots     []externalBot
+}
+
+// NewRegistry is the registry of the bots in botsDir ("": external-bots/
+// of the checkout around the working directory); warnings gets what is
+// wrong with them.
+func NewRegistry(botsDir string, warnings io.Writer) *Registry {
+	return &Registry{botsDir: botsDir, warnings: warnings}
+}
+
+// findBotsDir walks up from the working directory to the first directory
+// holding .git (the engine's repository root) and returns its
+// external-bots/. A .git file (a git worktree) counts too.
+func findBotsDir() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return filepath.Join(dir, "external-bots")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// discover lists external-bots/*/bot.meta.json, in folder-name order,
+// warning (as the engine does) about files it skips.
+func (r *Registry) discover() []externalBot {
+	if r.loaded {
+		return r.bots
+	}
+	r.loaded = true
+	root := r.botsDir
+	if root == "" {
+		root = findBotsDir()
+	}
+	if root == "" {
+		return nil
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		dir := filepath.Join(root, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, "bot.meta.json")); err != nil {
+			continue
+		}
+		m, err := meta.Read(dir)
+		switch {
+		case errors.Is(err, meta.ErrNoLaunch):
+			fmt.Fprintf(r.warnings, "Warning: Skipping %s: missing 'launch' section in bot.meta.json\n", e.Name())
+			continue
+		case err != nil:
+			fmt.Fprintf(r.warnings, "Warning: Skipping %s: malformed bot.meta.json (%v)\n", e.Name(), err)
+			continue
+		}
+		for _, a := range engineAgents {
+			if strings.EqualFold(a.agentName, m.AgentName) {
+				fmt.Fprintf(r.warnings, "Warning: External bot %s overrides a built-in agent of the same name.\n", m.AgentName)
+			}
+		}
+		r.bots = append(r.bots, externalBot{agentName: m.AgentName, displayName: m.DisplayName, dir: dir})
+	}
+	return r.bots
+}
+
+func isURL(spec string) bool {
+	return strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://")
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// Resolve turns a command-line bot into a BotSpec: an http(s) URL; a path
+// (anything with a slash, "." or ".."); one of our agent names (random,
+// calculating, eva, noisy-eva: reported as written today, in lower case);
+// an engine name (AgentName, then DisplayName, external bots first); a
+// folder of the working directory; else an error listing the names.
+func (r *Registry) Resolve(spec string) (BotSpec, error) {
+	switch {
+	case isURL(spec):
+		return BotSpec{Name: spec, URL: spec}, nil
+	case strings.ContainsAny(spec, `/\`) || spec == "." || spec == "..":
+		if !isDir(spec) {
+			return BotSpec{}, UsageErr("%q is not a folder", spec)
+		}
+		return BotSpec{Dir: spec}, nil
+	}
+	if slices.Contains(agents.Names(), strings.ToLower(spec)) {
+		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, nil
+	}
+	bots := r.discover()
+	for _, b := range bots {
+		if strings.EqualFold(b.agentName, spec) {
+			return BotSpec{Dir: b.dir}, nil
+		}
+	}
+	for _, a := range engineAgents {
+		if strings.EqualFold(a.agentName, spec) {
+			return BotSpec{Name: a.agentName, Agent: a.key}, nil
+		}
+	}
+	for _, b := range bots {
+		if strings.EqualFold(b.displayName, spec) {
+			return BotSpec{Dir: b.dir}, nil
+		}
+	}
+	for _, a := range engineAgents {
+		if strings.EqualFold(a.displayName, spec) || slices.ContainsFunc(a.aliases, func(s string) bool { return strings.EqualFold(s, spec) }) {
+			return BotSpec{Name: a.agentName, Agent: a.key}, nil
+		}
+	}
+	if _, err := agents.New(spec, nil); err == nil { // another spelling agents knows (kialasoa, deterministic…)
+		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, nil
+	}
+	if isDir(spec) {
+		return BotSpec{Dir: spec}, nil
+	}
+	return BotSpec{}, UsageErr("unknown agent '%s'. Available: %s; or an http(s) URL, or a folder with bot.meta.json", spec, r.available())
+}
+
+// available is the engine's list (AgentName or "AgentName (DisplayName)",
+// sorted ignoring case) plus our lower-case names.
+func (r *Registry) available() string {
+	var l []string
+	for _, a := range engineAgents {
+		l = append(l, a.agentName+" ("+a.displayName+")")
+	}
+	for _, b := range r.discover() {
+		if b.displayName != b.agentName {
+			l = append(l, b.agentName+" ("+b.displayName+")")
+		} else {
+			l = append(l, b.agentName)
+		}
+	}
+	slices.SortFunc(l, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	return strings.Join(l, ", ") + "; " + strings.Join(agents.Names(), ", ")
+}
+
+// All is every agent swiss plays by default: the built-ins the engine
+// has, then the discovered bots by folder (a bot overriding a built-in
+// replaces it).
+func (r *Registry) All() []string {
+	bots := r.discover()
+	var out []string
+	for _, a := range engineAgents {
+		if !slices.ContainsFunc(bots, func(b externalBot) bool { return strings.EqualFold(b.agentName, a.agentName) }) {
+			out = append(out, a.agentName)
+		}
+	}
+	for _, b := range bots {
+		out = append(out, b.dir)
+	}
+	return out
+}

@@ -1,0 +1,296 @@
+// Package report turns Giretra game records (giretra/record) into one
+// self-contained HTML page, on internal/htmlreport's page kit: the
+// subject's win rate over the matches with its Wilson 95% band, results
+// per opponent and per game mode, latency histograms of the recorded HTTP
+// calls per decision kind, and a deal viewer that steps through the
+// bidding and the tricks with the four hands shown.
+package report
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/record"
+	"github.com/botarena/gamebot/internal/htmlreport"
+	"github.com/botarena/gamebot/internal/stats"
+)
+
+//go:embed giretra.html.tmpl
+var giretraTemplate string
+
+//go:embed giretra.css
+var giretraCSS string
+
+//go:embed giretra.js
+var giretraJS string
+
+// Options shape a report.
+type Options struct {
+	// Subject is the player the report is about; "" takes the first
+	// record's subject.
+	Subject string
+	// ViewerMatches bounds the matches the deal viewer carries (the page
+	// grows by about 1 KB per deal); 0 means 50.
+	ViewerMatches int
+	// Title is the page's title; "" makes one.
+	Title string
+}
+
+// Report is what the page shows.
+type Report struct {
+	Title    string
+	Subject  string
+	Matches  int // finished matches with the subject
+	Wins     int
+	Rate     float64
+	Lo, Hi   float64
+	Stopped  int // matches stopped by an error or an interrupt
+	Curve    template.HTML
+	Opponent []OpponentRow
+	Modes    []ModeRow
+	Latency  []htmlreport.LatencyBlock
+	Games    []htmlreport.GameRow
+	Viewer   template.JS // the deal viewer's data, JSON
+	Omitted  int         // matches left out of the viewer
+}
+
+// OpponentRow is the subject's results against one opposing team.
+type OpponentRow struct {
+	Name          string
+	Matches, Wins int
+	Rate, Lo, Hi  float64
+	PointsFor, Ag int
+}
+
+// ModeRow is one game mode's contracts, by the announcing team.
+type ModeRow struct {
+	Mode                  string
+	Own, OwnMade, OwnFail int
+	Opp, OppMade, OppFail int
+}
+
+// Write writes the report page of matches to w.
+func Write(w io.Writer, matches []*record.Match, opt Options) error {
+	r, err := Build(matches, opt)
+	if err != nil {
+		return err
+	}
+	return htmlreport.WritePage(w, giretraTemplate, giretraCSS, giretraJS, "giretra-ref", r)
+}
+
+// Build computes the report.
+func Build(matches []*record.Match, opt Options) (*Report, error) {
+	if len(matches) == 0 {
+		return nil, fmt.Errorf("no match to report")
+	}
+	subject := opt.Subject
+	if subject == "" {
+		subject = matches[0].Header.Subject
+	}
+	r := &Report{Subject: subject, Title: opt.Title}
+	if r.Title == "" {
+		r.Title = "Giretra report: " + subject
+	}
+	var with []*record.Match
+	for _, m := range matches {
+		if m.TeamOf(subject) >= 0 {
+			with = append(with, m)
+		}
+	}
+	if len(with) == 0 {
+		return nil, fmt.Errorf("%q plays in none of the %d matches", subject, len(matches))
+	}
+	opp := map[string]*OpponentRow{}
+	var oppOrder []string
+	var modes [6]ModeRow
+	var curve []float64 // running results, 1 win, 0 loss
+	for _, m := range with {
+		team := giretra.Team(m.TeamOf(subject))
+		row := htmlreport.GameRow{Match: m.Header.Match, Text: m.Describe(), Result: "stopped"}
+		if m.End != nil && m.End.Winner != nil {
+			won := giretra.Team(*m.End.Winner) == team
+			r.Matches++
+			curve = append(curve, b2f(won))
+			row.Result = "lost"
+			if won {
+				r.Wins++
+				row.Result = "won"
+			}
+			name := m.Header.TeamName(team.Other())
+			o := opp[name]
+			if o == nil {
+				o = &OpponentRow{Name: name}
+				opp[name] = o
+				oppOrder = append(oppOrder, name)
+			}
+			o.Matches++
+			if won {
+				o.Wins++
+			}
+			o.PointsFor += m.End.Score[team]
+			o.Ag += m.End.Score[team.Other()]
+		} else {
+			r.Stopped++
+		}
+		r.Games = append(r.Games, row)
+		for _, d := range m.Deals {
+			res := d.Result
+			if res == nil {
+				continue
+			}
+			mr := &modes[res.Mode]
+			own := giretra.Team(res.AnnouncerTeam) == team
+			switch {
+			case own && res.Made():
+				mr.Own, mr.OwnMade = mr.Own+1, mr.OwnMade+1
+			case own:
+				mr.Own, mr.OwnFail = mr.Own+1, mr.OwnFail+1
+			case res.Made():
+				mr.Opp, mr.OppMade = mr.Opp+1, mr.OppMade+1
+			default:
+				mr.Opp, mr.OppFail = mr.Opp+1, mr.OppFail+1
+			}
+		}
+	}
+	if r.Matches > 0 {
+		r.Rate = float64(r.Wins) / float64(r.Matches)
+	}
+	r.Lo, r.Hi = stats.Wilson(r.Wins, r.Matches)
+	for _, name := range oppOrder {
+		o := opp[name]
+		o.Rate = float64(o.Wins) / float64(o.Matches)
+		o.Lo, o.Hi = stats.Wilson(o.Wins, o.Matches)
+		r.Opponent = append(r.Opponent, *o)
+	}
+	for m := range 6 {
+		modes[m].Mode = giretra.Mode(m).String()
+		r.Modes = append(r.Modes, modes[m])
+	}
+	r.Curve = htmlreport.Curve(curve, "match")
+	r.Latency = latency(with)
+	viewer, omitted, err := viewerData(with, opt.ViewerMatches)
+	if err != nil {
+		return nil, err
+	}
+	r.Viewer, r.Omitted = viewer, omitted
+	return r, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// latency is a histogram per player and decision kind of the recorded calls.
+func latency(ms []*record.Match) []htmlreport.LatencyBlock {
+	by := map[string]map[string][]float64{}
+	var players []string
+	for _, m := range ms {
+		for _, c := range m.Calls {
+			p := m.Header.Players[c.Seat]
+			if by[p] == nil {
+				by[p] = map[string][]float64{}
+				players = append(players, p)
+			}
+			by[p][c.Kind] = append(by[p][c.Kind], c.MS)
+		}
+	}
+	var out []htmlreport.LatencyBlock
+	for _, p := range players {
+		blk := htmlreport.LatencyBlock{Player: p}
+		for _, k := range record.Kinds() {
+			if len(by[p][k]) > 0 {
+				blk.Kinds = append(blk.Kinds, htmlreport.Histogram(k, by[p][k]))
+			}
+		}
+		out = append(out, blk)
+	}
+	return out
+}
+
+// The deal viewer's data: compact arrays, cards as two-character codes.
+type viewerMatch struct {
+	N       int          `json:"n"`
+	Title   string       `json:"title"`
+	Players [4]string    `json:"players"`
+	Deals   []viewerDeal `json:"deals"`
+}
+
+type viewerDeal struct {
+	N        int              `json:"n"`
+	Dealer   int              `json:"dealer"`
+	Score    [2]int           `json:"score"`
+	Cut      string           `json:"cut"`
+	Hands    [4][]record.Card `json:"hands"` // dealt order: five, then three after the bidding
+	Bids     [][2]any         `json:"bids"`  // [seat, text]
+	Contract string           `json:"contract"`
+	Mode     int              `json:"mode"`
+	Tricks   []viewerTrick    `json:"tricks"`
+	Result   string           `json:"result"`
+}
+
+type viewerTrick struct {
+	Leader int           `json:"leader"`
+	Cards  []record.Card `json:"cards"`
+	Winner int           `json:"winner"`
+	Points int           `json:"points"`
+}
+
+func viewerData(ms []*record.Match, limit int) (template.JS, int, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	omitted := max(0, len(ms)-limit)
+	var out []viewerMatch
+	for _, m := range ms[:min(len(ms), limit)] {
+		vm := viewerMatch{N: m.Header.Match, Title: m.Describe(), Players: m.Header.Players}
+		for _, d := range m.Deals {
+			if d.Cut == nil {
+				continue // stopped before the hands were dealt
+			}
+			vd := viewerDeal{N: d.Deal, Dealer: int(d.Dealer), Score: d.Score, Hands: d.Cut.Hands, Mode: -1, Bids: [][2]any{}, Tricks: []viewerTrick{}}
+			from := "bottom"
+			if d.Cut.FromTop {
+				from = "top"
+			}
+			vd.Cut = fmt.Sprintf("%s cut at %d from the %s", giretra.Position(d.Cut.Seat), d.Cut.Position, from)
+			for _, b := range d.Bids {
+				t := giretra.ActionType(b.Action).String()
+				if b.Mode != nil {
+					t += " " + giretra.Mode(*b.Mode).String()
+				}
+				vd.Bids = append(vd.Bids, [2]any{int(b.Seat), t})
+			}
+			if c := d.Contract; c != nil {
+				vd.Mode = int(c.Mode)
+				vd.Contract = fmt.Sprintf("%s %s by %s", giretra.Mode(c.Mode), giretra.Multiplier(c.Multiplier), giretra.Position(c.Announcer))
+			}
+			for _, t := range d.Tricks {
+				vd.Tricks = append(vd.Tricks, viewerTrick{Leader: int(t.Leader), Cards: t.Cards, Winner: int(t.Winner), Points: t.Points})
+			}
+			if r := d.Result; r != nil {
+				made := "failed"
+				if r.Made() {
+					made = "made"
+				}
+				vd.Result = fmt.Sprintf("card points %d–%d, contract %s; match points %d–%d; score %d–%d",
+					r.CardPoints[0], r.CardPoints[1], made, r.MatchPoints[0], r.MatchPoints[1], r.Score[0], r.Score[1])
+			}
+			vm.Deals = append(vm.Deals, vd)
+		}
+		if len(vm.Deals) > 0 {
+			out = append(out, vm)
+		}
+	}
+	b, err := json.Marshal(out) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return "", 0, err
+	}
+	return template.JS(b), omitted, nil
+}
