@@ -6,12 +6,10 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/botarena/gamebot/giretra"
 )
 
-// The repository's bot.meta.json must be valid and list only events the
-// server handles (an unhandled one would cost a round trip for nothing).
+// The repository's bot.meta.json must be valid and subscribe to what the
+// server needs (giretra/referee checks that each name is an engine event).
 func TestRepositoryMeta(t *testing.T) {
 	m, err := Load("../bot.meta.json")
 	if err != nil {
@@ -19,11 +17,6 @@ func TestRepositoryMeta(t *testing.T) {
 	}
 	if m.Launch.FileName == "" || m.HealthPath() != "/health" {
 		t.Errorf("launch = %+v", m.Launch)
-	}
-	for _, n := range m.Notifications {
-		if !slices.Contains(giretra.EventNames(), n) {
-			t.Errorf("notification %q is not an engine event", n)
-		}
 	}
 	// The bot needs the contract, which only negotiation-completed carries.
 	if !slices.Contains(m.Notifications, "negotiation-completed") {
@@ -86,7 +79,6 @@ func TestRepositoryMetaAsTheEngineReadsIt(t *testing.T) {
 }
 
 func TestDecode(t *testing.T) {
-	all := AllEvents()
 	tests := []struct {
 		name    string
 		json    string
@@ -100,8 +92,8 @@ func TestDecode(t *testing.T) {
 			if b.Init != nil || b.Launch.Port != 0 || b.Launch.StartupTimeout != 30*time.Second || b.Launch.HealthPath() != "/health" {
 				t.Errorf("defaults %+v", b)
 			}
-			if b.Listed || b.Events() != all {
-				t.Errorf("no list: events %v, want all six", b.Events())
+			if b.Listed || b.Notifications != nil {
+				t.Errorf("no list: listed %v %q, want none (all six events)", b.Listed, b.Notifications)
 			}
 		}},
 		{name: "case-insensitive names", json: `{"NAME":"n","Launch":{"FILENAME":"./x","Port":7001,"StartupTimeout":5,"HealthEndpoint":"/ready"},"Init":{"Command":"make"}}`,
@@ -119,18 +111,18 @@ func TestDecode(t *testing.T) {
 			}
 		}},
 		{name: "empty list", json: `{"notifications":[],"launch":{"fileName":"x"}}`, check: func(t *testing.T, b *Bot) {
-			if !b.Listed || b.Events() != [6]bool{} {
-				t.Errorf("events %v, want none", b.Events())
+			if !b.Listed || len(b.Notifications) != 0 {
+				t.Errorf("listed %v %q, want an empty list", b.Listed, b.Notifications)
 			}
 		}},
 		{name: "null list is all", json: `{"notifications":null,"launch":{"fileName":"x"}}`, check: func(t *testing.T, b *Bot) {
-			if b.Listed || b.Events() != all {
-				t.Errorf("events %v, want all", b.Events())
+			if b.Listed {
+				t.Errorf("listed %q, want no list (all six events)", b.Notifications)
 			}
 		}},
 		{name: "list, unknown names ignored", json: `{"notifications":["Match-Ended","bogus"],"launch":{"fileName":"x"}}`, check: func(t *testing.T, b *Bot) {
-			if b.Events() != [6]bool{giretra.MatchEnded: true} {
-				t.Errorf("events %v", b.Events())
+			if !b.Listed || !slices.Equal(b.Notifications, []string{"Match-Ended", "bogus"}) {
+				t.Errorf("listed %v %q", b.Listed, b.Notifications)
 			}
 		}},
 		{name: "environment and timeouts", json: `{"init":{"command":"go","arguments":"build .","timeout":300},"launch":{"fileName":"x","arguments":"-v","environmentVariables":{"PORT":"9"}}}`,

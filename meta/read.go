@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/botarena/gamebot/giretra"
 )
 
 // The engine's defaults (BotMetadata.cs, LocalWsPlayerAgentFactory.cs).
@@ -32,7 +30,7 @@ type Bot struct {
 	DisplayName string
 	// Listed says whether the file lists its notifications; Notifications
 	// is that list as written. Without a list the engine posts all six
-	// events (see Events).
+	// events (the referee's BotEvents reads them as a set).
 	Listed        bool
 	Notifications []string
 	Init          *BotInit // nil: no build step
@@ -158,29 +156,4 @@ func seconds(v *int, def time.Duration) time.Duration {
 		return def
 	}
 	return time.Duration(*v) * time.Second
-}
-
-// Events is the set of notifications the engine posts to the bot, indexed
-// by giretra.EventKind: all six without a list, else those listed.
-func (b *Bot) Events() [6]bool {
-	if !b.Listed {
-		return AllEvents()
-	}
-	return EventSet(b.Notifications)
-}
-
-// AllEvents is every notification.
-func AllEvents() [6]bool { return [6]bool{true, true, true, true, true, true} }
-
-// EventSet is the set of the named notifications, matched
-// case-insensitively; names the engine does not know are ignored, as the
-// engine ignores them.
-func EventSet(names []string) [6]bool {
-	var out [6]bool
-	for _, n := range names {
-		if k, ok := giretra.ParseEventKind(strings.ToLower(n)); ok {
-			out[k] = true
-		}
-	}
-	return out
 }

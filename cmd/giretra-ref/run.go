@@ -13,7 +13,6 @@ import (
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/cli"
-	"github.com/botarena/gamebot/meta"
 )
 
 const usageText = `giretra-ref: a local Giretra referee, faithful to the Giretra engine.
@@ -189,7 +188,7 @@ func newFlagSet(mode string, o *referee.Options, w io.Writer) (*flag.FlagSet, fu
 			for i := range l {
 				l[i] = strings.TrimSpace(l[i])
 			}
-			n := meta.EventSet(l)
+			n := referee.EventSet(l)
 			o.Notify = &n
 		}
 		switch o.Seats {

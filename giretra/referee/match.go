@@ -16,7 +16,6 @@ import (
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
-	"github.com/botarena/gamebot/meta"
 )
 
 // side is one bot: an in-process agent or a bot server (by URL or
@@ -61,7 +60,7 @@ func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions, logw 
 		s.agent = bs.Agent
 		return s, nil
 	case bs.URL != "":
-		n := meta.AllEvents()
+		n := AllEvents()
 		switch {
 		case o.Notify != nil:
 			n = *o.Notify
@@ -75,7 +74,7 @@ func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions, logw 
 			return nil, err
 		}
 		s.proc, s.name = p, p.name
-		n := p.meta.Events()
+		n := BotEvents(p.meta)
 		if o.Dialect == wire.Seed && !p.meta.Listed {
 			n = seedDefaultNotify()
 		}
@@ -93,7 +92,7 @@ func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions, logw 
 // seedDefaultNotify is the seed document's five notifications (it does not
 // know negotiation-completed).
 func seedDefaultNotify() [6]bool {
-	n := meta.AllEvents()
+	n := AllEvents()
 	n[giretra.NegotiationCompleted] = false
 	return n
 }
