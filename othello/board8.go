@@ -1,6 +1,10 @@
 package othello
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/botarena/gamebot/othello/std"
+)
 
 // bits8 is a set of squares of an 8×8 board: bit i is square i (a1 = 0,
 // h1 = 7, a2 = 8, h8 = 63).
@@ -22,7 +26,6 @@ func bit8(sq int) bits8 { return 1 << uint(sq) }
 const (
 	notAFile8  = 0xfefefefefefefefe
 	notHFile8  = 0x7f7f7f7f7f7f7f7f
-	inner8     = 0x7e7e7e7e7e7e7e7e
 	centre8    = bits8(1<<27 | 1<<28 | 1<<35 | 1<<36)
 	numSq8     = 64
 	maxMoves8  = 40 // more than any 8×8 position has
@@ -30,73 +33,12 @@ const (
 	fullBoard8 = ^bits8(0)
 )
 
-// movesDir8 returns the squares reached by sliding from p over a run of at
-// least one mask square, in both directions of one line (shift d).
-func movesDir8(p, mask uint64, d uint) uint64 {
-	fl := mask & (p << d)
-	fr := mask & (p >> d)
-	fl |= mask & (fl << d)
-	fr |= mask & (fr >> d)
-	pl := mask & (mask << d)
-	pr := pl >> d
-	d2 := d + d
-	fl |= pl & (fl << d2)
-	fr |= pr & (fr >> d2)
-	fl |= pl & (fl << d2)
-	fr |= pr & (fr >> d2)
-	return fl<<d | fr>>d
-}
+// moves8 returns the legal Othello moves of p against o, and flips8 the
+// discs of o that p flips by playing on the empty square sq: the std
+// engine's bitboard primitives, shared by both searchers.
+func moves8(p, o bits8) bits8 { return bits8(std.Moves(uint64(p), uint64(o))) }
 
-// moves8 returns the legal Othello moves of p against o (Kogge–Stone fill).
-func moves8(p, o bits8) bits8 {
-	pp, oo := uint64(p), uint64(o)
-	mo := oo & inner8
-	m := movesDir8(pp, mo, 1) | movesDir8(pp, oo, 8) | movesDir8(pp, mo, 7) | movesDir8(pp, mo, 9)
-	return bits8(m &^ (pp | oo))
-}
-
-// rays8[sq][d] is the set of squares from sq (exclusive) to the board edge
-// in direction d. Directions 0–3 increase the square index, 4–7 decrease it.
-var rays8 [64][8]uint64
-
-func init() {
-	dirs := [8][2]int{{1, 0}, {-1, 1}, {0, 1}, {1, 1}, {-1, 0}, {1, -1}, {0, -1}, {-1, -1}}
-	for sq := range 64 {
-		for d, v := range dirs {
-			c, r := sq%8+v[0], sq/8+v[1]
-			for c >= 0 && c < 8 && r >= 0 && r < 8 {
-				rays8[sq][d] |= 1 << uint(r*8+c)
-				c += v[0]
-				r += v[1]
-			}
-		}
-	}
-}
-
-// flips8 returns the discs of o that p flips by playing on the empty square sq.
-func flips8(sq int, p, o bits8) bits8 {
-	pp, oo := uint64(p), uint64(o)
-	r := &rays8[sq]
-	return bits8(flipUp(r[0], pp, oo) | flipUp(r[1], pp, oo) | flipUp(r[2], pp, oo) | flipUp(r[3], pp, oo) |
-		flipDown(r[4], pp, oo) | flipDown(r[5], pp, oo) | flipDown(r[6], pp, oo) | flipDown(r[7], pp, oo))
-}
-
-// flipUp returns the flips along a ray of increasing square indices: the
-// opponent discs below the first non-opponent square, if that square is p's.
-func flipUp(ray, p, o uint64) uint64 {
-	x := ray &^ o
-	first := x & -x
-	t := first & p
-	return ray & (first - 1) & -((t | -t) >> 63) // branch-free: 0 unless t ≠ 0
-}
-
-// flipDown is flipUp for a ray of decreasing square indices.
-func flipDown(ray, p, o uint64) uint64 {
-	x := ray &^ o
-	first := uint64(1<<63) >> uint(bits.LeadingZeros64(x)) // 0 when x is 0
-	t := first & p
-	return ray &^ (first<<1 - 1) & -((t | -t) >> 63)
-}
+func flips8(sq int, p, o bits8) bits8 { return bits8(std.Flips(sq, uint64(p), uint64(o))) }
 
 // pos8 is an 8×8 position from the side to move: p its discs, o the
 // opponent's, pp/op how many discs each has placed (classic Reversi limit).
