@@ -155,9 +155,11 @@ func Inputs(p, o uint64, white bool, idx *[NumInstances]int32, scalars *[NumScal
 const modelMagic = "OTPAT8v3"
 
 // Encode writes the model: a magic header, the game (0 std, 1 anti), then
-// the weights as little-endian int16, gzip'd.
+// the weights as little-endian int16, gzip'd at the default level (the
+// best level takes eight times as long, 7.8 s against 0.9 s for the 5.2 M
+// weights, for a file 2% smaller).
 func (m *Model) Encode(w io.Writer) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
 	}
