@@ -1,6 +1,8 @@
 package std
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"math/bits"
 	"math/rand/v2"
@@ -427,4 +429,23 @@ func TestParseWithout(t *testing.T) {
 			t.Errorf("ParseWithout(%q) = %+v, %v; want %+v, error %v", tc.in, got, err, tc.want, tc.bad)
 		}
 	}
+}
+
+// FuzzDecodeModel: any bytes give a model or an error, never a panic; a
+// decoded model evaluates the start position.
+func FuzzDecodeModel(f *testing.F) {
+	var small bytes.Buffer
+	zw := gzip.NewWriter(&small)
+	zw.Write(append([]byte(modelMagic), 1))
+	zw.Close()
+	f.Add(small.Bytes())
+	f.Add(embedded[:64])
+	f.Add([]byte("OTPAT8v3"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := DecodeModel(b)
+		if err != nil {
+			return
+		}
+		_ = m.Eval(1<<27|1<<36, 1<<28|1<<35, false)
+	})
 }
