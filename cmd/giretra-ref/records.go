@@ -9,6 +9,7 @@ import (
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/referee"
 	"github.com/botarena/gamebot/giretra/report"
+	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/htmlreport"
 )
 
@@ -70,5 +71,43 @@ func runShow(args []string, env *referee.Env) error {
 		return referee.UsageErr("-deal %d: the match has %d deals", *deal, len(m.Deals))
 	}
 	referee.ShowMatch(env.Stdout, m, *deal, *calls)
+	return nil
+}
+
+// losses: where the subject's records lose points to a reference's on
+// the same deals.
+func runLosses(args []string, env *referee.Env) error {
+	fs := flag.NewFlagSet("losses", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	top := fs.Int("top", 12, "list this many of the bid class's costliest pairs of bids and of contracts")
+	fs.Usage = func() {
+		fmt.Fprintf(env.Stderr, "giretra-ref losses <record folder> <reference record folder> [-top N]\n"+
+			"  both folders from giretra-strength -duplicate -record on the same seed, e.g. the bot and bot:oracle=full\n")
+		fs.PrintDefaults()
+	}
+	pos, err := cli.ParseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err == nil && len(pos) != 2 {
+		fs.Usage()
+		err = errors.New("losses needs two record folders")
+	}
+	if err != nil {
+		return referee.UsageErr("%v", err)
+	}
+	subject, err := record.ReadDir(pos[0])
+	if err != nil {
+		return err
+	}
+	ref, err := record.ReadDir(pos[1])
+	if err != nil {
+		return err
+	}
+	r, err := referee.Losses(subject, ref)
+	if err != nil {
+		return err
+	}
+	r.Print(env.Stdout, *top)
 	return nil
 }

@@ -27,6 +27,8 @@ Usage (giretra-manage's commands, spelled as the engine spells them, plus ours):
                                                   when the difference is clear, exit 1 if B is worse
   giretra-ref show      <record> [-match N] [-deal N]   replay a recorded deal card by card
   giretra-ref report    <dir> -o report.html      one self-contained HTML page from a -record folder
+  giretra-ref losses    <dir> <reference dir>    the deals a better player (the bot told every hand)
+                                                  did better on, classed by the first decision that differs
 
 A bot is an http(s) URL of a running server, a folder with bot.meta.json
 (launched as the engine does: init, PORT, LAUNCHER_PID, GET /health every
@@ -58,6 +60,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runShow(args[1:], env)
 	case "report":
 		return runReport(args[1:], env)
+	case "losses":
+		return runLosses(args[1:], env)
 	}
 	o, err := parseOptions(args[0], args[1:], stderr)
 	if errors.Is(err, flag.ErrHelp) {

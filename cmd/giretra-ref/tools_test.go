@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http/httptest"
 	"os"
@@ -365,5 +366,34 @@ func TestRecordsReproducible(t *testing.T) {
 	}
 	if !bytes.Equal(files[0], files[1]) {
 		t.Error("two runs with the same seed wrote different records")
+	}
+}
+
+// TestLosses: two campaigns' records on the same seed compared deal by
+// deal; a folder compared with itself loses nothing.
+func TestLosses(t *testing.T) {
+	rec := func(me string) string {
+		c := referee.Campaign{Me: me, Opp: "eva", N: 4, Target: 151, Sweep: 25, Duplicate: true, Concurrency: 2, Seed: 11, RecordDir: t.TempDir()}
+		if r := c.Play(t.Context(), io.Discard, io.Discard); r.Played != 4 {
+			t.Fatalf("%s: %d matches played", me, r.Played)
+		}
+		return c.RecordDir
+	}
+	rnd, calc := rec("random"), rec("calculating")
+	out, _, err := runRef(t, "losses", rnd, calc, "-top", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"4 matches, ", "paired subject − reference over 2 units", "class ", "\nbid ", "\nall "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, err = runRef(t, "losses", calc, calc)
+	if err != nil || !strings.Contains(out, "match wins +0.0% [+0.0, +0.0]") {
+		t.Errorf("a folder against itself: %v\n%s", err, out)
+	}
+	if _, _, err := runRef(t, "losses", calc); err == nil {
+		t.Error("one folder: no error")
 	}
 }

@@ -36,7 +36,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs := flag.NewFlagSet("giretra-strength", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c referee.Campaign
-	fs.StringVar(&c.Me, "me", "bot", "player under test: bot[:fast][:noinf][:dd][:effort=X][:budget=D][:oracle=full|partner|opponents] or an agent name")
+	fs.StringVar(&c.Me, "me", "bot", "player under test: bot[:fast][:noinf][:dd][:models][:effort=X][:budget=D][:oracle=full|partner|opponents[@bid|@play]] or an agent name (oracle: told those hands, in the bids and the card play or only one of them)")
 	fs.StringVar(&c.Partner, "partner", "", "the player in the partner seat (default: -me): an agent name or bot[:...]")
 	fs.StringVar(&c.Opp, "opp", "eva", "opponents: an agent name ("+strings.Join(agents.Names(), ", ")+") or bot[:...]")
 	baseline := fs.String("baseline", "", "also play this player in -me's place on the same deals and seats, and report the paired difference")
@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs.BoolVar(&c.Duplicate, "duplicate", false, "play each deal sequence twice, seats swapped, and report the pairs")
 	outcomes := fs.String("outcomes", "", "write the deals' results to this file as a histogram of (match points of one team, of the other), both teams' views: the input of giretra/search's win-probability tables")
 	fs.IntVar(&c.Concurrency, "concurrency", 2, "matches played at once")
+	fs.StringVar(&c.RecordDir, "record", "", "write every match's record to this folder (giretra-ref show, report and losses read them)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the decks and the agents (0: a random seed, printed)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof), to see where the bot's decisions spend their time")
 	if err := fs.Parse(args); err != nil {
@@ -72,6 +73,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			continue
 		}
 		if _, err := referee.NewPlayer(spec, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+			return err
+		}
+	}
+	if c.RecordDir != "" {
+		if err := os.MkdirAll(c.RecordDir, 0o755); err != nil {
 			return err
 		}
 	}

@@ -155,3 +155,21 @@ func TestCPUProfile(t *testing.T) {
 		t.Errorf("profile of %d bytes is not gzipped", len(b))
 	}
 }
+
+// TestRecordAndOracle: -record writes one record per match, which
+// giretra/record reads back whole; an oracle spec limited to one phase
+// is accepted.
+func TestRecordAndOracle(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rec")
+	out, stderr, err := runStrength(t.Context(), "-me", "bot:fast:oracle=full@play", "-opp", "eva", "-duplicate", "-n", "2", "-seed", "5", "-record", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "2 matches (0 errors)") {
+		t.Errorf("report:\n%s", out)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "strength-*.jsonl"))
+	if err != nil || len(files) != 2 {
+		t.Fatalf("records %v: %v", files, err)
+	}
+}

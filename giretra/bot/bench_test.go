@@ -21,6 +21,6 @@ func BenchmarkPlayOut(b *testing.B) {
 		k.Sample(rng, &hands)
 		c := giretra.Contract{Mode: giretra.Mode(i % 6), Announcer: giretra.Position(i % 4)}
 		i++
-		playOut(hands, c, giretra.Right, nil, giretra.Team1, search.MatchScore{})
+		playOut(hands, c, giretra.Right, nil, giretra.Team1, search.MatchScore{}, nil, nil)
 	}
 }

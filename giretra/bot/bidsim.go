@@ -87,7 +87,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 		k.Count[p] = 8
 	}
 	k.AddBiddingHints(v.Negotiation)
-	b.reveal(&k)
+	b.reveal(&k, true)
 	team := v.Seat.Team()
 	ms := b.matchScore(v.Match, team)
 	n := int(bidSamples * b.cfg.Effort)
@@ -101,8 +101,20 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 			sample = rs.deal
 		}
 	}
+	// The seats the behaviour model recognises play their policy in the
+	// playouts, told the negotiation as it would end on each action.
+	var models []seatModels
+	if base := b.playoutModels(v.Seat); base != nil {
+		models = make([]seatModels, len(cands))
+		for i := range cands {
+			models[i] = *base
+			neg := giretra.Negotiation{Dealer: v.Negotiation.Dealer, Actions: append(v.Negotiation.Actions[:len(v.Negotiation.Actions):len(v.Negotiation.Actions)], cands[i].act)}
+			models[i].start(v.Match, &neg)
+		}
+	}
 	done := 0
 	var hands [4]giretra.Set
+	var sm seatModels
 	for done < n {
 		if ctx.Err() != nil || (done > 0 && time.Now().After(deadline)) {
 			break
@@ -113,7 +125,12 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 		}
 		hv := 0.0
 		for i := range cands {
-			x := playOut(hands, cands[i].contract, st.Dealer, v.Negotiation, team, ms)
+			var smp *seatModels
+			if models != nil {
+				sm = models[i]
+				smp = &sm
+			}
+			x := playOut(hands, cands[i].contract, st.Dealer, v.Negotiation, team, ms, smp, v.Match)
 			cands[i].sum += x
 			cands[i].last = x
 			if cands[i].act.SameChoice(heur) {
@@ -151,32 +168,43 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	return cands[best].act
 }
 
-// playOut plays a deal with the heuristic on all seats and returns our
-// team's result: match points won minus lost, a Colour sweep's bonus.
-func playOut(hands [4]giretra.Set, c giretra.Contract, dealer giretra.Position, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore) float64 {
+// playOut plays a deal with the heuristic on all seats but those sm
+// models (sm may be nil; it is changed) and returns our team's result:
+// match points won minus lost, a Colour sweep's bonus.
+func playOut(hands [4]giretra.Set, c giretra.Contract, dealer giretra.Position, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, sm *seatModels, match *giretra.MatchState) float64 {
 	hs := giretra.HandState{Mode: c.Mode, Current: giretra.NewTrick(dealer.Next()), Completed: make([]giretra.Trick, 0, 8)}
-	if !finishDeal(&hands, &hs, c, neg) {
+	if !finishDeal(&hands, &hs, c, neg, sm, match) {
 		return 0 // inconsistent sample
 	}
 	return dealValue(&hs, c, team, ms)
 }
 
-// finishDeal plays hs to its end with the heuristic on all seats. It
-// reports false when a seat has no legal card (an inconsistent sample).
-func finishDeal(hands *[4]giretra.Set, hs *giretra.HandState, c giretra.Contract, neg *giretra.Negotiation) bool {
+// finishDeal plays hs to its end with the heuristic on all seats but
+// those sm models (nil: none). It reports false when a seat has no legal
+// card (an inconsistent sample).
+func finishDeal(hands *[4]giretra.Set, hs *giretra.HandState, c giretra.Contract, neg *giretra.Negotiation, sm *seatModels, match *giretra.MatchState) bool {
 	for !hs.Over {
 		p := hs.Current.Next()
 		valid := giretra.LegalPlays(hands[p], &hs.Current, hs.Mode)
 		if valid == 0 {
 			return false
 		}
-		v := giretra.PlayView{Seat: p, Hand: hands[p], State: hs, Valid: valid}
-		card := heuristicCard(&v, c, neg)
+		card := giretra.NoCard
+		if sm != nil && sm.seats&(1<<p) != 0 {
+			card = sm.card(p, hands[p], valid, hs, match)
+		}
+		if card == giretra.NoCard {
+			v := giretra.PlayView{Seat: p, Hand: hands[p], State: hs, Valid: valid}
+			card = heuristicCard(&v, c, neg)
+		}
 		if !valid.Has(card) {
 			card = valid.First()
 		}
 		hands[p] &^= card.Bit()
-		hs.Play(card)
+		done := hs.Play(card)
+		if sm != nil {
+			sm.played(p, card, hs, done, match)
+		}
 	}
 	return true
 }
@@ -208,16 +236,19 @@ func (b *Bot) bidSeed(v *giretra.BidView) uint64 {
 	return stateSeed(parts...)
 }
 
-// playOutFrom finishes a deal from hs (copied) with the heuristic on all
-// seats, card first played for the seat to move, and returns our team's
-// result as playOut does, plus a small weight on our card points.
-func playOutFrom(hands [4]giretra.Set, hs *giretra.HandState, first giretra.Card, c giretra.Contract, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, buf []giretra.Trick) float64 {
+// playOutFrom finishes a deal from hs (copied) as playOut does, card
+// first played for the seat to move, and returns our team's result as
+// playOut does, plus a small weight on our card points.
+func playOutFrom(hands [4]giretra.Set, hs *giretra.HandState, first giretra.Card, c giretra.Contract, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, buf []giretra.Trick, sm *seatModels, match *giretra.MatchState) float64 {
 	h := *hs
 	h.Completed = append(buf[:0], hs.Completed...)
 	p := h.Current.Next()
 	hands[p] &^= first.Bit()
-	h.Play(first)
-	if !finishDeal(&hands, &h, c, neg) {
+	done := h.Play(first)
+	if sm != nil {
+		sm.played(p, first, &h, done, match)
+	}
+	if !finishDeal(&hands, &h, c, neg, sm, match) {
 		return 0 // inconsistent sample
 	}
 	return dealValue(&h, c, team, ms) + perPoint*float64(h.CardPoints[team])

@@ -69,6 +69,11 @@ type Config struct {
 	// DoubleDummy searches every seat double-dummy, even those whose play
 	// fits a known policy (trickPolicy; for comparisons).
 	DoubleDummy bool
+	// PlayoutModels lets the seats whose play fits a known policy play
+	// that policy in the bid simulation's and the rollouts' playouts
+	// (playoutModels). Off by default: measured no better (see
+	// playoutmodels.go); kept for comparisons.
+	PlayoutModels bool
 	// LinearScore values deals by their points instead of by the chance of
 	// winning the match (search.MatchScore.Linear; for comparisons).
 	LinearScore bool
@@ -81,6 +86,9 @@ type Oracle struct {
 	// Deal returns the deal in play's hands, all eight cards of each seat.
 	Deal               func() (hands [4]giretra.Set, ok bool)
 	Partner, Opponents bool
+	// BidOnly and PlayOnly limit the revelation to the bids or to the
+	// card play, to split what perfect information is worth between them.
+	BidOnly, PlayOnly bool
 }
 
 // deadline is when the decision in ctx must stop searching: the budget
@@ -93,11 +101,11 @@ func (b *Bot) deadline(ctx context.Context) time.Time {
 	return d
 }
 
-// reveal fixes the hands the oracle shows in k: a revealed seat may hold
-// exactly its true cards not yet played.
-func (b *Bot) reveal(k *search.Knowledge) {
+// reveal fixes the hands the oracle shows in k, for a bid or a card: a
+// revealed seat may hold exactly its true cards not yet played.
+func (b *Bot) reveal(k *search.Knowledge, bidding bool) {
 	o := b.cfg.Oracle
-	if o == nil || o.Deal == nil {
+	if o == nil || o.Deal == nil || bidding && o.PlayOnly || !bidding && o.BidOnly {
 		return
 	}
 	hands, ok := o.Deal()

@@ -51,7 +51,7 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 	}
 	k := pc.k
 	k.AddBiddingHints(pc.neg)
-	b.reveal(&k)
+	b.reveal(&k, false)
 	u := search.ContractUtilityIn(pc.ctr, v.Seat.Team(), sweepValue, perPoint, b.matchScore(v.Match, v.Seat.Team()))
 	prm := search.Params{
 		Samples:    int(maxSamples * b.cfg.Effort),
@@ -102,7 +102,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		return prior
 	}
 	k.AddBiddingHints(pc.neg)
-	b.reveal(&k)
+	b.reveal(&k, false)
 	team := v.Seat.Team()
 	ms := b.matchScore(v.Match, team)
 	n := int(rolloutSamples * b.cfg.Effort)
@@ -115,6 +115,11 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 	var sum, dsum, dsq [32]float64
 	var hands [4]giretra.Set
 	buf := make([]giretra.Trick, 0, 8)
+	base := b.playoutModels(v.Seat)
+	if base != nil {
+		base.catchUp(v, pc)
+	}
+	var sm seatModels
 	done := 0
 	for done < n {
 		if ctx.Err() != nil || (done > 0 && time.Now().After(deadline)) {
@@ -126,7 +131,12 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 		}
 		var x [32]float64
 		for c := range pc.valid.All() {
-			x[c] = playOutFrom(hands, v.State, c, pc.ctr, pc.neg, team, ms, buf)
+			var smp *seatModels
+			if base != nil {
+				sm = *base
+				smp = &sm
+			}
+			x[c] = playOutFrom(hands, v.State, c, pc.ctr, pc.neg, team, ms, buf, smp, v.Match)
 			sum[c] += x[c]
 		}
 		for c := range pc.valid.All() {

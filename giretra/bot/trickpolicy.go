@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/giretra/agents"
 )
 
 // The other seats' answers in the trick in progress. The card search
@@ -38,53 +37,38 @@ func (b *Bot) trickPolicy(v *giretra.PlayView, pc *playCtx) (uint8, func(giretra
 	for i := range int(cur.N) {
 		played |= 1 << cur.PlayerAt(i)
 	}
-	var kind [4]int
-	var eva [4]agents.Eva
-	var calc [4]agents.Calculating
-	var seats uint8
+	var sm seatModels
 	for p := range giretra.Position(4) {
 		if p == v.Seat || played&(1<<p) != 0 {
 			continue
 		}
-		mix := b.bh.mixture(p)
-		best := modelEva
-		for m := range nModels {
-			if mix[m] > mix[best] {
-				best = m
-			}
+		if best, ok := b.recognised(p); ok {
+			sm.kind[p] = best
+			sm.seats |= 1 << p
 		}
-		if mix[best] < trustModel {
-			continue
-		}
-		switch best {
-		case modelEva:
-			e := agents.NewEva()
-			catchUp(e, p, v, pc)
-			eva[p] = *e
-		case modelCalc:
-			c := agents.NewCalculating(replayRNG)
-			catchUp(c, p, v, pc)
-			calc[p] = *c
-		default:
-			continue // our own heuristic or random: the search's player is the better guess
-		}
-		kind[p] = best
-		seats |= 1 << p
 	}
-	if seats == 0 {
+	if sm.seats == 0 {
 		return 0, nil
 	}
-	return seats, func(p giretra.Position, hand giretra.Set, t *giretra.Trick) giretra.Card {
-		switch kind[p] {
-		case modelEva:
-			e := eva[p]
-			return answer(&e, p, v, hand, t)
-		case modelCalc:
-			c := calc[p]
-			return answer(&c, p, v, hand, t)
-		}
-		return giretra.NoCard
+	sm.catchUp(v, pc)
+	return sm.seats, func(p giretra.Position, hand giretra.Set, t *giretra.Trick) giretra.Card {
+		return answer(sm.copyOf(p), p, v, hand, t)
 	}
+}
+
+// recognised is the agent policy (modelEva or modelCalc) that seat p's
+// play this match fits, when the behaviour mixture puts at least
+// trustModel on it. Our own heuristic or random are never returned: for
+// them the search's player is the better guess. The caller holds b.mu.
+func (b *Bot) recognised(p giretra.Position) (int, bool) {
+	mix := b.bh.mixture(p)
+	best := modelEva
+	for m := range nModels {
+		if mix[m] > mix[best] {
+			best = m
+		}
+	}
+	return best, mix[best] >= trustModel && (best == modelEva || best == modelCalc)
 }
 
 // catchUp tells pl, sitting at seat, everything of the deal so far.

@@ -157,7 +157,7 @@ type Header struct {
 	Type    string `json:"type"` // "match"
 	Version int    `json:"version"`
 	// Command is the giretra-ref command that played the match: validate,
-	// benchmark, swiss or compare.
+	// benchmark, swiss or compare; strength for giretra-strength's.
 	Command string `json:"command"`
 	// Match is the match's number in its run, from 1.
 	Match int `json:"match"`
@@ -267,15 +267,21 @@ type ResultLine struct {
 // points than the defenders, or the match outright (the engine's
 // DealResult.AnnouncerWon).
 func (r *ResultLine) Made() bool {
-	a, d := r.MatchPoints[r.AnnouncerTeam], r.MatchPoints[1-r.AnnouncerTeam]
+	return r.Margin(r.AnnouncerTeam) > 0 || r.InstantWin && r.Sweep != nil && *r.Sweep == r.AnnouncerTeam
+}
+
+// Margin is team t's match points minus the other team's in the deal, a
+// Colour sweep's bonus included.
+func (r *ResultLine) Margin(t Team) int {
+	a, d := r.MatchPoints[t], r.MatchPoints[1-t]
 	if r.Sweep != nil && r.SweepBonus > 0 {
-		if *r.Sweep == r.AnnouncerTeam {
+		if *r.Sweep == t {
 			a += r.SweepBonus
 		} else {
 			d += r.SweepBonus
 		}
 	}
-	return a > d || r.InstantWin && r.Sweep != nil && *r.Sweep == r.AnnouncerTeam
+	return a - d
 }
 
 // Decision kinds of calls, in the engine's DecisionType order.

@@ -453,8 +453,11 @@ func playOne(ctx context.Context, p *plan, g game) *matchRecord {
 		wp := &watched{inner: inner, side: which, seat: seat, rec: rec, limitMS: p.limitMS, keep: p.keep,
 			w: w, events: seat == giretra.Bottom, dialect: p.dialect}
 		wp.http, _ = inner.(*remote.Seat)
-		if g.fixCuts {
+		switch {
+		case g.fixCuts:
 			wp.fixCut = func(deal int) giretra.Cut { return p.fixedCut(g.deck, deal) }
+		case g.cut != nil:
+			wp.fixCut = g.cut // the record shows the cut the match applies
 		}
 		ps[seat] = wp
 	}

@@ -25,6 +25,9 @@ type Campaign struct {
 	Duplicate        bool
 	Concurrency      int
 	Seed             uint64
+	// RecordDir, when set, receives a record of every match
+	// (strength-0001.jsonl …), as giretra-ref's -record writes them.
+	RecordDir string
 }
 
 // CampaignResult is what a campaign measured.
@@ -55,8 +58,17 @@ func (c *Campaign) Play(ctx context.Context, stdout, stderr io.Writer) *Campaign
 			return p
 		}}
 	}
-	a, b, partner := in(c.Me), in(c.Opp), in(c.Partner)
-	p := &plan{command: "strength", matches: c.N, target: c.Target, sweep: c.Sweep, concurrency: c.Concurrency}
+	pspec := c.Partner
+	if pspec == "" {
+		pspec = c.Me
+	}
+	a, b, partner := in(c.Me), in(c.Opp), in(pspec)
+	p := &plan{command: "strength", matches: c.N, target: c.Target, sweep: c.Sweep, concurrency: c.Concurrency,
+		seed: int64(c.Seed), recordDir: c.RecordDir, recordPrefix: "strength"}
+	if err := prepareRecordDir(c.RecordDir); err != nil {
+		fmt.Fprintf(stdout, "record: %v\n", err)
+		p.recordDir = ""
+	}
 	games := make([]game, c.N)
 	for i := range games {
 		g := game{index: i, a: a, b: b, partner: partner, aTeam: MyTeam(i), dealer: giretra.Position(i % 4), k: [nSides]int{i, i, i}}
@@ -241,8 +253,8 @@ func countContracts(tally map[string]*[4]int, deals []giretra.DealResult, me gir
 }
 
 // NewPlayer makes the in-process player a spec names: an agent of
-// giretra/agents, or our bot as bot[:fast][:noinf][:dd][:linear]
-// [:effort=X][:budget=D][:oracle=full|partner|opponents], or one of the
+// giretra/agents, or our bot as bot[:fast][:noinf][:dd][:models][:linear]
+// [:effort=X][:budget=D][:oracle=full|partner|opponents[@bid|@play]], or one of the
 // composites evabid+bot…, evaplay+bot…, evalead+bot…, evafollow+bot…
 // (Eva's bidding, Eva's card play, Eva's leads or follows with the bot's
 // other decisions). deal gives oracle players the hands in play.
@@ -289,11 +301,14 @@ func parseBot(spec string) (bot.Config, bool) {
 			cfg.NoInference = true
 		case f == "dd":
 			cfg.DoubleDummy = true
+		case f == "models":
+			cfg.PlayoutModels = true
 		case f == "linear":
 			cfg.LinearScore = true
 		case strings.HasPrefix(f, "oracle="):
-			w := strings.TrimPrefix(f, "oracle=")
-			cfg.Oracle = &bot.Oracle{Partner: w == "full" || w == "partner", Opponents: w == "full" || w == "opponents"}
+			w, phase, _ := strings.Cut(strings.TrimPrefix(f, "oracle="), "@")
+			cfg.Oracle = &bot.Oracle{Partner: w == "full" || w == "partner", Opponents: w == "full" || w == "opponents",
+				BidOnly: phase == "bid", PlayOnly: phase == "play"}
 		case strings.HasPrefix(f, "effort="):
 			fmt.Sscan(strings.TrimPrefix(f, "effort="), &cfg.Effort)
 		case strings.HasPrefix(f, "budget="):
