@@ -126,7 +126,9 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 				if n > 0 {
 					d := done.Add(1)
 					samples.Add(int64(n))
+					mu.Lock() // stderr is any writer: one line at a time
 					fmt.Fprintf(stderr, "chunk %d: %d positions (%d chunks this run, %.1f games/s)\n", i, n, d, float64(d)*float64(*games)/time.Since(start).Seconds())
+					mu.Unlock()
 				}
 			}
 		})
