@@ -73,11 +73,10 @@ type LossReport struct {
 	// of the first difference: deals and match points lost.
 	ByTrick map[string]*[8][2]int
 	// Wins is the subject's share of matches won minus the reference's,
-	// per unit:
-	// a duplicate pair of matches (numbers 2k+1 and 2k+2) when both are
-	// paired, else one match; Margin the same for the match points per
-	// compared deal. Units with a match unfinished on either side are
-	// left out.
+	// per unit: a duplicate pair of matches (numbers 2k+1 and 2k+2), or
+	// one match when only one of the pair is paired; Margin the same for
+	// the match points per compared deal. A match unfinished on either
+	// side is left out of both.
 	Wins, Margin stats.Mean
 }
 
@@ -99,7 +98,11 @@ func Losses(subject, reference []*record.Match) (*LossReport, error) {
 		if o == nil {
 			continue
 		}
-		u := &unit{}
+		if s.Header.Seed != o.Header.Seed || s.Header.SubjectTeam != o.Header.SubjectTeam || s.Header.FirstDealer != o.Header.FirstDealer {
+			return nil, fmt.Errorf("match %d: %s and %s are not the same match (seed, seats or first dealer differ)", s.Header.Match, s.Path, o.Path)
+		}
+		r.Matches++
+		u := &unit{} // counted in the deal classes only
 		if s.Winner() >= 0 && o.Winner() >= 0 {
 			k := (s.Header.Match - 1) / 2
 			if units[k] == nil {
@@ -109,10 +112,6 @@ func Losses(subject, reference []*record.Match) (*LossReport, error) {
 			u.wins += s.Winner() - o.Winner()
 			u.matches++
 		}
-		if s.Header.Seed != o.Header.Seed || s.Header.SubjectTeam != o.Header.SubjectTeam || s.Header.FirstDealer != o.Header.FirstDealer {
-			return nil, fmt.Errorf("match %d: %s and %s are not the same match (seed, seats or first dealer differ)", s.Header.Match, s.Path, o.Path)
-		}
-		r.Matches++
 		team := giretra.Team(s.Header.SubjectTeam)
 		for i := range min(len(s.Deals), len(o.Deals)) {
 			ds, do := s.Deals[i], o.Deals[i]
@@ -128,7 +127,6 @@ func Losses(subject, reference []*record.Match) (*LossReport, error) {
 			u.margin += ms - mo
 			u.deals++
 			class, at, same := firstDifference(ds, do, team)
-			trick := at // the bid's index for a bid, the trick's for a card
 			if same {
 				r.Same++
 				continue
@@ -151,8 +149,8 @@ func Losses(subject, reference []*record.Match) (*LossReport, error) {
 						bt = new([8][2]int)
 						r.ByTrick[class] = bt
 					}
-					bt[trick][0]++
-					bt[trick][1] += mo - ms
+					bt[at][0]++
+					bt[at][1] += mo - ms
 				}
 			case ms > mo:
 				t.GainedDeals++
