@@ -32,8 +32,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
@@ -63,92 +61,47 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dir := fs.String("dir", "", "directory of the chunk files (created)")
-	chunks := fs.Int("chunks", 100, "chunks to have in the directory when done")
-	games := fs.Int("games", 200, "games per chunk")
-	seed := fs.Uint64("seed", 1, "seed of the openings")
-	concurrency := fs.Int("concurrency", 2, "chunks played at once")
-	ttBits := fs.Uint("tt-bits", 20, "log2 of each worker's table entries")
+	cfg := train.GenConfig{}
+	fs.StringVar(&cfg.Dir, "dir", "", "directory of the chunk files (created)")
+	fs.IntVar(&cfg.Chunks, "chunks", 100, "chunks to have in the directory when done")
+	fs.IntVar(&cfg.Games, "games", 2000, "games per chunk")
+	fs.Uint64Var(&cfg.Seed, "seed", 0, "seed of the games (required: a resumed run needs the same one)")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 2, "chunks played at once")
+	fs.UintVar(&cfg.TTBits, "tt-bits", 20, "log2 of each worker's table entries")
 	modelName := fs.String("model", "embedded", "the evaluation to play with: a model file, or embedded")
 	anti := fs.Bool("anti", false, "play the misère game (anti); without -model, with an evaluation of zeros (a first round)")
-	var opt train.GenOptions
-	fs.IntVar(&opt.Depth, "depth", 10, "midgame search depth")
+	opt := &cfg.Options
+	fs.IntVar(&opt.Depth, "depth", 6, "midgame search depth")
 	fs.IntVar(&opt.Sel, "sel", 1, "midgame selectivity (0 … 5; 5: no ProbCut)")
-	fs.IntVar(&opt.SolveAt, "solve-at", 20, "empties from which play is exact")
-	fs.IntVar(&opt.RandomMax, "random", 6, "up to this many random moves after the opening")
+	fs.IntVar(&opt.SolveAt, "solve-at", 18, "empties from which play is exact")
+	fs.IntVar(&opt.RandomMax, "random", 1, "up to this many random moves injected after the 8-move opening")
+	fs.IntVar(&opt.RandomSpan, "random-span", 24, "plies after the opening in which they are injected")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || *chunks < 1 || *games < 1 || *concurrency < 1 || opt.Depth < 1 || opt.Sel < 0 || opt.Sel > std.SelExact {
-		return errors.New("gen: -dir, -chunks ≥ 1, -games ≥ 1, -concurrency ≥ 1, -depth ≥ 1 and -sel in 0…5 are required")
-	}
-	if *seed == 0 {
-		return errors.New("gen: -seed must be given (a resumed run needs the same seed)")
-	}
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
-		return err
-	}
-	var model *std.Model
 	var err error
 	if *anti && *modelName == "embedded" {
-		model, err = std.NewModel(make([]int16, std.NumStages*std.StageLen), true)
+		cfg.Model, err = std.NewModel(make([]int16, std.NumStages*std.StageLen), true)
 	} else {
-		model, err = loadModel(*modelName)
+		cfg.Model, err = loadModel(*modelName)
 	}
 	if err != nil {
 		return err
 	}
-	if model.Misere != *anti {
+	if cfg.Model.Misere != *anti {
 		return fmt.Errorf("gen: -model %s is not a model of the game -anti=%v asks for", *modelName, *anti)
 	}
-	var next, done, samples atomic.Int64
-	start := time.Now()
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	for range *concurrency {
-		wg.Go(func() {
-			s := std.NewSearcher(model, *ttBits)
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= *chunks {
-					return
-				}
-				n, err := train.GenChunk(ctx, *dir, i, *games, *seed, opt, s)
-				if err != nil {
-					if ctx.Err() == nil {
-						mu.Lock()
-						firstErr = cmpErr(firstErr, err)
-						mu.Unlock()
-					}
-					return
-				}
-				if n > 0 {
-					d := done.Add(1)
-					samples.Add(int64(n))
-					mu.Lock() // stderr is any writer: one line at a time
-					fmt.Fprintf(stderr, "chunk %d: %d positions (%d chunks this run, %.1f games/s)\n", i, n, d, float64(d)*float64(*games)/time.Since(start).Seconds())
-					mu.Unlock()
-				}
-			}
-		})
+	total := 0
+	rep, err := train.Generate(ctx, cfg, func(d train.ChunkDone) {
+		total += d.Positions
+		fmt.Fprintf(stderr, "chunk %d: %d positions (%d chunks this run, %.0f positions/s)\n",
+			d.Chunk, d.Positions, d.Written, float64(total)/d.Elapsed.Seconds())
+	})
+	fmt.Fprintf(stderr, "this run: %d chunks, %d positions in %s\n", rep.Chunks, rep.Positions, rep.Elapsed.Round(time.Second))
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", err)
 	}
-	wg.Wait()
-	fmt.Fprintf(stderr, "this run: %d chunks, %d positions in %s\n", done.Load(), samples.Load(), time.Since(start).Round(time.Second))
-	if firstErr != nil {
-		return firstErr
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", ctx.Err())
-	}
-	return nil
-}
-
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
+	return err
 }
 
 // drawSeed applies the seed rule of every command: 0 draws a seed, which
@@ -164,7 +117,7 @@ func drawSeed(seed *uint64, stderr io.Writer) {
 func readDirs(dirs string) ([]train.Sample, error) {
 	var all []train.Sample
 	for _, d := range strings.Split(dirs, ",") {
-		s, n, err := train.ReadChunks(d)
+		s, n, _, err := train.ReadGameDir(d)
 		if err != nil {
 			return nil, err
 		}

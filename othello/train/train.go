@@ -8,7 +8,6 @@
 package train
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -17,9 +16,6 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"sort"
 
 	"github.com/botarena/gamebot/othello/std"
 )
@@ -37,17 +33,16 @@ type Sample struct {
 }
 
 const (
-	record      = 20
-	chunkMagic  = "OTSMP2\r\n"
-	chunkPrefix = "chunk-"
-	chunkSuffix = ".samples"
+	record       = 20
+	samplesMagic = "OTSMP2\r\n"
+	chunkPrefix  = "chunk-"
 )
 
 // WriteSamples writes a chunk: a magic header, then one 20-byte
 // little-endian record per sample.
 func WriteSamples(w io.Writer, s []Sample) error {
-	buf := make([]byte, 0, len(chunkMagic)+len(s)*record)
-	buf = append(buf, chunkMagic...)
+	buf := make([]byte, 0, len(samplesMagic)+len(s)*record)
+	buf = append(buf, samplesMagic...)
 	for _, x := range s {
 		buf = binary.LittleEndian.AppendUint64(buf, x.P)
 		buf = binary.LittleEndian.AppendUint64(buf, x.O)
@@ -67,10 +62,10 @@ func ReadSamples(r io.Reader) ([]Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(b) < len(chunkMagic) || string(b[:len(chunkMagic)]) != chunkMagic {
+	if len(b) < len(samplesMagic) || string(b[:len(samplesMagic)]) != samplesMagic {
 		return nil, errors.New("training data: not a samples chunk")
 	}
-	b = b[len(chunkMagic):]
+	b = b[len(samplesMagic):]
 	if len(b)%record != 0 {
 		return nil, errors.New("training data: truncated record")
 	}
@@ -86,143 +81,6 @@ func ReadSamples(r io.Reader) ([]Sample, error) {
 		out = append(out, x)
 	}
 	return out, nil
-}
-
-// GenOptions control self-play.
-type GenOptions struct {
-	Depth     int // midgame search depth
-	Sel       int // midgame selectivity (std.SelExact: no ProbCut)
-	SolveAt   int // empties from which play is exact
-	RandomMax int // extra random moves after the 8-move opening: 0..RandomMax
-}
-
-// Game plays one game from a random FlipSight opening (8 random moves,
-// then 0..RandomMax more) with s, the table cleared first so that a game
-// depends only on rng, and returns its labelled positions from the first
-// searched one on (nil when ctx ends it). The game is s's: std, or anti
-// when s plays the misère game.
-func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) []Sample {
-	s.Clear()
-	p, o, white := uint64(1<<28|1<<35), uint64(1<<27|1<<36), false
-	nRandom := 8 + rng.IntN(opt.RandomMax+1)
-	type rec struct {
-		p, o  uint64
-		black bool
-		score int
-		exact bool
-	}
-	var recs []rec
-	for ply := 0; ; ply++ {
-		m := std.Moves(p, o)
-		if m == 0 {
-			if std.Moves(o, p) == 0 {
-				break
-			}
-			p, o, white = o, p, !white
-			continue
-		}
-		var moves []int
-		for mm := m; mm != 0; mm &= mm - 1 {
-			moves = append(moves, bits.TrailingZeros64(mm))
-		}
-		sq := moves[rng.IntN(len(moves))]
-		if ply >= nRandom {
-			empties := 64 - bits.OnesCount64(p|o)
-			lim := std.Limits{MaxDepth: opt.Depth, Sel: opt.Sel}
-			if empties <= opt.SolveAt {
-				lim.MaxDepth = 64
-			}
-			r := s.Search(ctx, p, o, white, moves, lim)
-			if ctx.Err() != nil {
-				return nil
-			}
-			sq = r.Move
-			recs = append(recs, rec{p, o, !white, r.Score, r.Exact})
-		}
-		f := std.Flips(sq, p, o)
-		p, o, white = o&^f, p|f|1<<uint(sq), !white
-	}
-	finalBlack := bits.OnesCount64(p) - bits.OnesCount64(o)
-	if white != s.Misere() {
-		finalBlack = -finalBlack
-	}
-	out := make([]Sample, 0, len(recs))
-	for _, r := range recs {
-		t := finalBlack
-		if !r.black {
-			t = -t
-		}
-		out = append(out, Sample{P: r.p, O: r.o, Empties: int8(64 - bits.OnesCount64(r.p|r.o)), Final: int8(t), Score: int8(r.score), Exact: r.exact})
-	}
-	return out
-}
-
-// ChunkName is the file of chunk i in dir.
-func ChunkName(dir string, i int) string {
-	return filepath.Join(dir, fmt.Sprintf("%s%06d%s", chunkPrefix, i, chunkSuffix))
-}
-
-// GenChunk plays the games of chunk i (games × Game, seeded by seed and
-// i) and writes them to ChunkName(dir, i) through a temporary file, so
-// that a chunk file is either complete or absent. It does nothing when
-// the chunk exists: a stopped generation resumes where it stopped.
-func GenChunk(ctx context.Context, dir string, i, games int, seed uint64, opt GenOptions, s *std.Searcher) (n int, err error) {
-	name := ChunkName(dir, i)
-	if _, err := os.Stat(name); err == nil {
-		return 0, nil
-	}
-	var all []Sample
-	for g := range games {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)*1_000_003+uint64(g)))
-		batch := Game(ctx, rng, opt, s)
-		if ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
-		all = append(all, batch...)
-	}
-	tmp, err := os.CreateTemp(dir, ".chunk-*")
-	if err != nil {
-		return 0, err
-	}
-	w := bufio.NewWriter(tmp)
-	err = WriteSamples(w, all)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return 0, err
-	}
-	return len(all), nil
-}
-
-// ReadChunks reads every chunk file in dir, in chunk order.
-func ReadChunks(dir string) ([]Sample, int, error) {
-	names, err := filepath.Glob(filepath.Join(dir, chunkPrefix+"*"+chunkSuffix))
-	if err != nil {
-		return nil, 0, err
-	}
-	sort.Strings(names)
-	var all []Sample
-	for _, n := range names {
-		f, err := os.Open(n)
-		if err != nil {
-			return nil, 0, err
-		}
-		s, err := ReadSamples(bufio.NewReader(f))
-		f.Close()
-		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %w", n, err)
-		}
-		all = append(all, s...)
-	}
-	return all, len(names), nil
 }
 
 // FitOptions control the least-squares fit.

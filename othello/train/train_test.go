@@ -20,32 +20,72 @@ func testSearcher(t *testing.T) *std.Searcher {
 	return std.NewSearcher(m, 14)
 }
 
-func quickGames(t *testing.T, n int, seed uint64) []Sample {
+func quickOptions() GenOptions {
+	return GenOptions{Depth: 1, Sel: std.SelExact, SolveAt: 8, RandomMax: 2, RandomSpan: 20}
+}
+
+// quickGames plays n games and returns them with their samples.
+func quickGames(t *testing.T, n int, seed uint64) ([]GameRecord, []Sample) {
+	t.Helper()
 	s := testSearcher(t)
+	var games []GameRecord
 	var all []Sample
-	opt := GenOptions{Depth: 1, Sel: std.SelExact, SolveAt: 8, RandomMax: 2}
 	for i := range n {
-		g := Game(context.Background(), rand.New(rand.NewPCG(seed, uint64(i))), opt, s)
-		if len(g) == 0 {
-			t.Fatal("a game gave no positions")
+		g, ok := Game(context.Background(), rand.New(rand.NewPCG(seed, uint64(i))), quickOptions(), s)
+		if !ok {
+			t.Fatal("a game was not played")
 		}
-		// Every position of one game has the same result up to the mover's
-		// sign; positions the search solved carry the exact score, which
-		// perfect play from there on makes the final result.
-		for _, x := range g {
-			if x.P&x.O != 0 || x.Empties < 0 || x.Empties > 52 {
-				t.Fatalf("bad sample %+v", x)
-			}
-			if abs8(x.Final) != abs8(g[0].Final) {
-				t.Fatalf("results of one game differ: %d vs %d", x.Final, g[0].Final)
-			}
-			if x.Exact != (x.Empties <= 8) || x.Exact && x.Score != x.Final {
-				t.Fatalf("exact sample %+v", x)
-			}
+		before := len(all)
+		var err error
+		if all, err = g.Samples(false, all); err != nil {
+			t.Fatal(err)
 		}
-		all = append(all, g...)
+		checkSamples(t, &g, all[before:])
+		games = append(games, g)
 	}
-	return all
+	return games, all
+}
+
+// checkSamples: every searched move gave a sample; after the last random
+// move every position has the game's result up to the mover's sign, and
+// a position the search solved has its exact score as that result
+// (perfect play from there on); before it, the label is the score.
+func checkSamples(t *testing.T, g *GameRecord, samples []Sample) {
+	t.Helper()
+	searched, labelled := 0, 0
+	last := g.LastRandom()
+	for i, m := range g.Moves {
+		if m.Random {
+			if i >= openingPlies+quickOptions().RandomSpan {
+				t.Fatalf("random move at ply %d", i)
+			}
+			continue
+		}
+		if i < openingPlies {
+			t.Fatalf("searched move %d in the opening", i)
+		}
+		x := samples[searched]
+		searched++
+		if x.P&x.O != 0 || x.Empties < 0 || x.Empties > 52 {
+			t.Fatalf("bad sample %+v", x)
+		}
+		if x.Exact != (x.Empties <= 8) || x.Exact && x.Score != x.Final {
+			t.Fatalf("exact sample %+v", x)
+		}
+		if i < last {
+			if x.Final != x.Score {
+				t.Fatalf("a position before a random move is labelled %d, not its score %d", x.Final, x.Score)
+			}
+			continue
+		}
+		if abs8(x.Final) != abs8(samples[len(samples)-1].Final) {
+			t.Fatalf("results of one game differ: %d vs %d", x.Final, samples[len(samples)-1].Final)
+		}
+		labelled++
+	}
+	if searched != len(samples) || labelled == 0 {
+		t.Fatalf("%d samples for %d searched moves, %d labelled by the result", len(samples), searched, labelled)
+	}
 }
 
 func abs8(v int8) int8 {
@@ -56,7 +96,7 @@ func abs8(v int8) int8 {
 }
 
 func TestSamplesRoundTrip(t *testing.T) {
-	all := quickGames(t, 5, 1)
+	_, all := quickGames(t, 5, 1)
 	var buf bytes.Buffer
 	if err := WriteSamples(&buf, all); err != nil {
 		t.Fatal(err)
@@ -65,55 +105,94 @@ func TestSamplesRoundTrip(t *testing.T) {
 	if err != nil || !slices.Equal(back, all) {
 		t.Fatalf("samples changed in the round trip (%v)", err)
 	}
-	for _, bad := range [][]byte{buf.Bytes()[:buf.Len()-3], make([]byte, 28), append([]byte(chunkMagic), make([]byte, 16)...)} {
+	for _, bad := range [][]byte{buf.Bytes()[:buf.Len()-3], make([]byte, 28), append([]byte(samplesMagic), make([]byte, 16)...)} {
 		if _, err := ReadSamples(bytes.NewReader(bad)); err == nil {
 			t.Errorf("%d bad bytes were read", len(bad))
 		}
 	}
 }
 
-// TestChunksResume: a chunk is the same whoever writes it, an existing
-// chunk is skipped, and an interrupted chunk leaves no file behind.
+// TestGamesRoundTrip: games written and read back are the same games,
+// about two bytes a position; a game whose moves are not legal, or that
+// stops before its end, does not replay.
+func TestGamesRoundTrip(t *testing.T) {
+	games, all := quickGames(t, 20, 4)
+	h := ChunkHeader{Seed: 4, Chunk: 0, Games: len(games), Model: "x", Options: quickOptions()}
+	var buf bytes.Buffer
+	if err := WriteGames(&buf, h, games); err != nil {
+		t.Fatal(err)
+	}
+	if per := float64(buf.Len()) / float64(len(all)); per > 2.5 {
+		t.Errorf("%.2f bytes a position", per)
+	}
+	h2, back, err := ReadGames(bytes.NewReader(buf.Bytes()))
+	if err != nil || h2 != h || !slices.EqualFunc(back, games, func(a, b GameRecord) bool { return slices.Equal(a.Moves, b.Moves) }) {
+		t.Fatalf("games changed in the round trip (%v)", err)
+	}
+	g := games[0]
+	short := GameRecord{Moves: g.Moves[:len(g.Moves)-1]}
+	if _, err := short.Replay(nil); err == nil {
+		t.Error("a game cut short replayed")
+	}
+	bad := GameRecord{Moves: slices.Clone(g.Moves)}
+	bad.Moves[0].Square = 0 // a1 is never legal at the start
+	if _, err := bad.Replay(nil); err == nil {
+		t.Error("an illegal move replayed")
+	}
+	var one []byte
+	one = AppendGame(one, &g)
+	for _, b := range [][]byte{one[:len(one)-1], {0}, {61}, append([]byte{1}, plyExact|plyRandom)} {
+		if _, _, err := ReadGame(b); err == nil {
+			t.Errorf("% x was read", b)
+		}
+	}
+}
+
+// TestChunksResume: a chunk is the same whoever writes it, at any
+// concurrency; an existing chunk is skipped, and an interrupted run
+// leaves no partial file behind.
 func TestChunksResume(t *testing.T) {
+	m, err := std.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	opt := GenOptions{Depth: 1, Sel: std.SelExact, SolveAt: 6}
-	s := testSearcher(t)
+	cfg := GenConfig{Dir: dir, Chunks: 3, Games: 3, Seed: 7, Concurrency: 2, TTBits: 12, Model: m, Options: quickOptions()}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := GenChunk(ctx, dir, 0, 3, 7, opt, s); err == nil {
-		t.Fatal("a cancelled chunk succeeded")
+	if _, err := Generate(ctx, cfg, nil); err == nil {
+		t.Fatal("a cancelled generation succeeded")
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Fatalf("an interrupted chunk left %d files", len(ents))
+		t.Fatalf("an interrupted generation left %d files", len(ents))
 	}
-	n, err := GenChunk(context.Background(), dir, 0, 3, 7, opt, s)
-	if err != nil || n == 0 {
-		t.Fatalf("chunk 0: %d, %v", n, err)
+	var done []int
+	rep, err := Generate(context.Background(), cfg, func(d ChunkDone) { done = append(done, d.Chunk) })
+	if err != nil || rep.Chunks != 3 || len(done) != 3 || rep.Positions == 0 {
+		t.Fatalf("generation: %+v, progress %v, %v", rep, done, err)
 	}
-	first, _ := os.ReadFile(ChunkName(dir, 0))
-	if n, err := GenChunk(context.Background(), dir, 0, 3, 7, opt, s); n != 0 || err != nil {
-		t.Fatalf("an existing chunk was played again: %d, %v", n, err)
+	first, _ := os.ReadFile(GamesName(dir, 1))
+	if rep, err := Generate(context.Background(), cfg, nil); rep.Chunks != 0 || err != nil {
+		t.Fatalf("existing chunks were played again: %+v, %v", rep, err)
 	}
 	other := t.TempDir()
-	if _, err := GenChunk(context.Background(), other, 0, 3, 7, opt, testSearcher(t)); err != nil {
+	cfg.Dir, cfg.Concurrency, cfg.Chunks = other, 1, 2
+	if _, err := Generate(context.Background(), cfg, nil); err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := os.ReadFile(ChunkName(other, 0)); !bytes.Equal(first, again) {
+	if again, _ := os.ReadFile(GamesName(other, 1)); !bytes.Equal(first, again) {
 		t.Fatal("the same chunk differs between two runs")
 	}
-	if _, err := GenChunk(context.Background(), dir, 1, 2, 7, opt, s); err != nil {
-		t.Fatal(err)
-	}
-	all, files, err := ReadChunks(dir)
-	if err != nil || files != 2 || len(all) < n {
-		t.Fatalf("ReadChunks: %d samples in %d files, %v", len(all), files, err)
+	all, chunks, games, err := ReadGameDir(dir)
+	if err != nil || chunks != 3 || games != 9 || len(all) != rep.Positions {
+		t.Fatalf("ReadGameDir: %d samples of %d games in %d chunks, %v", len(all), games, chunks, err)
 	}
 }
 
 // TestFitLearns: the fit explains the data better than predicting 0, and
 // its weights make a valid model.
 func TestFitLearns(t *testing.T) {
-	all := quickGames(t, 30, 2)
+	_, all := quickGames(t, 30, 2)
 	var zero float64
 	for _, x := range all {
 		zero += float64(x.Final) * float64(x.Final)
@@ -137,7 +216,7 @@ func TestFitLearns(t *testing.T) {
 // TestModelErrorsExact: a model is scored against the final results, row
 // by row.
 func TestModelErrorsExact(t *testing.T) {
-	all := quickGames(t, 5, 3)
+	_, all := quickGames(t, 5, 3)
 	m, err := std.Embedded()
 	if err != nil {
 		t.Fatal(err)
