@@ -128,21 +128,6 @@ func stackOf(err error) []byte {
 	return nil
 }
 
-// statusOf is the one place where an error's kind becomes an HTTP status.
-func statusOf(k problem.Kind) int {
-	switch k {
-	case problem.Malformed:
-		return http.StatusBadRequest
-	case problem.NotFound:
-		return http.StatusNotFound
-	case problem.TooLarge:
-		return http.StatusRequestEntityTooLarge
-	case problem.Impossible:
-		return http.StatusUnprocessableEntity
-	}
-	return http.StatusInternalServerError
-}
-
 // errorBody is the JSON shape of every error answer.
 type errorBody struct {
 	Error string `json:"error"`
@@ -156,7 +141,7 @@ func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, err error)
 		s.logger.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)
 		return writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error"})
 	}
-	status := statusOf(p.Kind)
+	status := problem.Status(p.Kind)
 	if s.logger.Enabled(r.Context(), slog.LevelWarn) {
 		s.logger.WarnContext(r.Context(), "bad request", "path", r.URL.Path, "status", status, "err", p.Msg)
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -31,11 +32,41 @@ const (
 	TooLarge
 	// Impossible input is well formed but describes something that cannot
 	// be: a request offering no option, a position that cannot exist, a
-	// fleet that cannot fit (422).
+	// fleet that cannot fit, a move the rules forbid (422).
 	Impossible
+	// Stale input was decided on a state that is no longer the current
+	// one: an action sent twice, or after the game moved on (409).
+	Stale
+	// Forbidden requests come from where they may not: another origin (403).
+	Forbidden
+	// Unavailable: the server cannot take more now, such as a new table
+	// beyond the cap (503).
+	Unavailable
 )
 
-var kindNames = [...]string{Internal: "internal", Malformed: "malformed", NotFound: "not found", TooLarge: "too large", Impossible: "impossible"}
+var kindNames = [...]string{Internal: "internal", Malformed: "malformed", NotFound: "not found", TooLarge: "too large", Impossible: "impossible", Stale: "stale", Forbidden: "forbidden", Unavailable: "unavailable"}
+
+// Status is the HTTP status of a kind: the one place a kind becomes a
+// status, for every listener.
+func Status(k Kind) int {
+	switch k {
+	case Malformed:
+		return http.StatusBadRequest
+	case NotFound:
+		return http.StatusNotFound
+	case TooLarge:
+		return http.StatusRequestEntityTooLarge
+	case Impossible:
+		return http.StatusUnprocessableEntity
+	case Stale:
+		return http.StatusConflict
+	case Forbidden:
+		return http.StatusForbidden
+	case Unavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
