@@ -2,7 +2,7 @@
 // session API, botsarena's battleship endpoint and the FlipSight Othello
 // move. Every route has one shape (endpoint: decode → decide → encode);
 // the games' wire packages decode and validate, reporting problems in one
-// error model (internal/problem) that statusOf maps to HTTP statuses in
+// error model (internal/problem) that problem.Status maps to HTTP statuses in
 // one place; the engines decide. The server holds the Giretra sessions and
 // the metrics.
 package server
