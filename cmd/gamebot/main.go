@@ -3,6 +3,7 @@
 //
 //	gamebot              serve (PORT, HOST, LOG_LEVEL, ... from the environment)
 //	gamebot healthcheck  GET /health on the local server; exit 0 if healthy
+//	gamebot play         the browser tables: play with, against or watch the bot (-addr 127.0.0.1:8080)
 package main
 
 import (
@@ -111,6 +112,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 // serve is run; ready, when not nil, receives the listening address (the
 // tests learn it so).
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, ready chan<- string) error {
+	if len(args) > 0 && args[0] == "play" {
+		return play(ctx, args[1:], getenv, stdout, stderr, ready)
+	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return err
@@ -120,7 +124,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		case "healthcheck":
 			return healthcheck(ctx, cfg)
 		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, "usage: gamebot [healthcheck]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, GIRETRA_LOAD_BUDGET_MS (25), MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID, BATTLESHIP_MEMORY (file)")
+			fmt.Fprintln(stdout, "usage: gamebot [healthcheck | play [flags]]\nenvironment: PORT (5063), HOST (127.0.0.1), LOG_LEVEL (info), GIRETRA_BUDGET_MS, GIRETRA_LOAD_BUDGET_MS (25), MAX_SESSIONS (10000), SESSION_TTL (2h), LAUNCHER_PID, BATTLESHIP_MEMORY (file)")
 			return nil
 		default:
 			return fmt.Errorf("unknown argument %q (try: gamebot help)", args[0])

@@ -1,14 +1,18 @@
-// Package browsertest opens a self-contained HTML page (the reports of
-// internal/htmlreport) in headless Chromium for a test: the page must
-// load with no console error, no exception and no network request but
-// its own. Tests import it; no command does.
+// Package browsertest opens a page in headless Chromium for a test: a
+// self-contained HTML file (the reports of internal/htmlreport), which
+// must request nothing but itself, or a page served by a test server (the
+// browser tables of gamebot play), which must request nothing from
+// another origin. Either must load with no console error and no
+// exception. Tests import it; no command does.
 package browsertest
 
 import (
 	"context"
 	"os/exec"
 	"slices"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -35,6 +39,9 @@ type Page struct {
 	t   testing.TB
 	Ctx context.Context // the browser tab, for chromedp actions
 	url string
+	// origin, when set (a served page), is the prefix every request must
+	// have; a file page may request only itself.
+	origin string
 
 	mu                           sync.Mutex
 	problems, warnings, requests []string
@@ -43,6 +50,23 @@ type Page struct {
 // Open loads the page at path (a file) and waits until the element with
 // id ready is visible. The browser closes when the test ends.
 func Open(t testing.TB, path, ready string) *Page {
+	t.Helper()
+	return open(t, "file://"+path, "", ready)
+}
+
+// OpenURL loads a served page (http://127.0.0.1:port/…) and waits until
+// the element with id ready is visible; the page may request anything
+// from its own origin and nothing from another.
+func OpenURL(t testing.TB, pageURL, ready string) *Page {
+	t.Helper()
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Host == "" {
+		t.Fatalf("OpenURL(%q): not a served page", pageURL)
+	}
+	return open(t, pageURL, u.Scheme+"://"+u.Host+"/", ready)
+}
+
+func open(t testing.TB, pageURL, origin, ready string) *Page {
 	t.Helper()
 	exe := Chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -63,7 +87,7 @@ func Open(t testing.TB, path, ready string) *Page {
 	t.Cleanup(cancelAlloc)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	t.Cleanup(cancelBrowser)
-	p := &Page{t: t, Ctx: bctx, url: "file://" + path}
+	p := &Page{t: t, Ctx: bctx, url: pageURL, origin: origin}
 
 	console := chromedp.Console(bctx)
 	if err := chromedp.Listen(bctx, func(ev any) {
@@ -94,7 +118,7 @@ func Open(t testing.TB, path, ready string) *Page {
 		}
 	}()
 	if err := chromedp.Do(bctx, chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.ID(ready))); err != nil {
-		t.Fatalf("loading the report: %v", err)
+		t.Fatalf("loading %s: %v", pageURL, err)
 	}
 	return p
 }
@@ -143,7 +167,8 @@ func Eval[T any](p *Page, expr string) T {
 }
 
 // Check fails the test on a console error or exception so far, or on a
-// request for anything but the page itself; it logs console warnings.
+// request for anything but the page itself (a file page) or its origin (a
+// served page); it logs console warnings.
 func (p *Page) Check() {
 	p.t.Helper()
 	time.Sleep(200 * time.Millisecond) // let late console messages arrive
@@ -159,8 +184,101 @@ func (p *Page) Check() {
 		p.t.Errorf("the network listener saw no request for the page itself (%q)", p.requests)
 	}
 	for _, r := range p.requests {
-		if r != p.url {
+		if p.origin != "" && !strings.HasPrefix(r, p.origin) || p.origin == "" && r != p.url {
 			p.t.Errorf("the page requested %s", r)
 		}
 	}
+}
+
+// Wait waits until an element matching the CSS selector is visible (a
+// served page's test waits on what the page shows, never on time).
+func (p *Page) Wait(sel string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		p.t.Fatalf("waiting for %s: %v", sel, err)
+	}
+}
+
+// Count is the number of elements matching the CSS selector now.
+func (p *Page) Count(sel string) int {
+	p.t.Helper()
+	nodes, err := chromedp.Run(p.Ctx, chromedp.Nodes(chromedp.CSSAll(sel), chromedp.AtLeast(0)))
+	if err != nil {
+		p.t.Fatalf("looking for %s: %v", sel, err)
+	}
+	return len(nodes)
+}
+
+// ClickOn clicks the first element matching the CSS selector, once it is
+// visible.
+func (p *Page) ClickOn(sel string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel))); err != nil {
+		p.t.Fatalf("clicking %s: %v", sel, err)
+	}
+}
+
+// Focus gives the element matching the CSS selector the keyboard focus.
+func (p *Page) Focus(sel string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.Focus(chromedp.CSS(sel))); err != nil {
+		p.t.Fatalf("focusing %s: %v", sel, err)
+	}
+}
+
+// Type types text (keys included: kb.Enter) into the element matching
+// the CSS selector, as a person does.
+func (p *Page) Type(sel, text string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.SendKeys(chromedp.CSS(sel), text)); err != nil {
+		p.t.Fatalf("typing into %s: %v", sel, err)
+	}
+}
+
+// Press types keys (kb.ArrowLeft, kb.Enter, "a") into whatever has the
+// focus.
+func (p *Page) Press(keys string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.KeyEvent(keys)); err != nil {
+		p.t.Fatalf("pressing %q: %v", keys, err)
+	}
+}
+
+// Attr is an attribute of the first element matching the CSS selector
+// ("" when it has none).
+func (p *Page) Attr(sel, name string) string {
+	p.t.Helper()
+	r, err := chromedp.Run(p.Ctx, chromedp.AttributeValue(chromedp.CSS(sel), name))
+	if err != nil {
+		p.t.Fatalf("reading %s's %s: %v", sel, name, err)
+	}
+	return r.Value
+}
+
+// TextOf is the text of the first element matching the CSS selector.
+func (p *Page) TextOf(sel string) string {
+	p.t.Helper()
+	v, err := chromedp.Run(p.Ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		p.t.Fatalf("reading %s: %v", sel, err)
+	}
+	return v
+}
+
+// Reload reloads the page (a person's F5) and waits for sel.
+func (p *Page) Reload(sel string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		p.t.Fatalf("reloading: %v", err)
+	}
+}
+
+// Location is the page's current URL.
+func (p *Page) Location() string {
+	p.t.Helper()
+	u, err := chromedp.Run(p.Ctx, chromedp.Location())
+	if err != nil {
+		p.t.Fatalf("reading the location: %v", err)
+	}
+	return u
 }
