@@ -32,6 +32,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
@@ -43,7 +45,7 @@ func main() { cli.Main("othello-train", run) }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: othello-train gen|fit|check|mpc [flags]")
+		return errors.New("usage: othello-train gen|valid|fit|check|mpc [flags]")
 	}
 	switch args[0] {
 	case "gen":
@@ -52,10 +54,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return fit(ctx, args[1:], stdout, stderr)
 	case "check":
 		return check(args[1:], stdout, stderr)
+	case "valid":
+		return valid(ctx, args[1:], stderr)
 	case "mpc":
 		return mpc(ctx, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown subcommand %q: want gen, fit, check or mpc", args[0])
+	return fmt.Errorf("unknown subcommand %q: want gen, valid, fit, check or mpc", args[0])
 }
 
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
@@ -200,17 +204,29 @@ func loadModel(name string) (*std.Model, error) {
 func check(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dirs := fs.String("dir", "", "directories of chunk files (comma-separated)")
+	dirs := fs.String("dir", "", "directories of game chunks (comma-separated): the label is the game's result")
+	valid := fs.String("valid", "", "a directory of validation chunks (othello-train valid): the label is an exact or deep search score")
 	model := fs.String("model", "", "model file (default: the embedded model)")
 	tail := fs.Float64("tail", 1, "fraction of the samples to use, from the end (fit's -holdout takes the same games)")
 	maxE := fs.Int("max-empties", 50, "last empties row to print")
+	cut := fs.Int("cut", 20, "the summary's two bands: up to this many empties, and above")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dirs == "" || !(*tail > 0 && *tail <= 1) {
-		return errors.New("check: -dir is required and -tail must be in (0, 1]")
+	if (*dirs == "") == (*valid == "") || !(*tail > 0 && *tail <= 1) {
+		return errors.New("check: one of -dir and -valid is required, and -tail must be in (0, 1]")
 	}
-	samples, err := readDirs(*dirs)
+	var samples []train.Sample
+	var err error
+	if *valid != "" {
+		var n int
+		samples, n, err = train.ReadValid(*valid)
+		if err == nil && n == 0 {
+			err = fmt.Errorf("no validation chunks in %s", *valid)
+		}
+	} else {
+		samples, err = readDirs(*dirs)
+	}
 	if err != nil {
 		return err
 	}
@@ -229,6 +245,75 @@ func check(args []string, stdout, stderr io.Writer) error {
 		if s.N > 0 {
 			fmt.Fprintf(stdout, "%7d  %9d  %6.2f\n", e, s.N, s.RMSE)
 		}
+	}
+	low, high := train.Bands(st, *cut)
+	fmt.Fprintf(stdout, "≤ %d empties: %d positions, rmse %.3f\n> %d empties: %d positions, rmse %.3f\n", *cut, low.N, low.RMSE, *cut, high.N, high.RMSE)
+	return nil
+}
+
+func valid(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("valid", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "", "directory of the validation chunks (created)")
+	chunks := fs.Int("chunks", 100, "chunks to have in the directory when done")
+	games := fs.Int("games", 10, "games per chunk")
+	seed := fs.Uint64("seed", 0, "seed of the games (required; never one a training set uses)")
+	concurrency := fs.Int("concurrency", 1, "chunks made at once")
+	var opt train.ValidOptions
+	opt.Game = train.GenOptions{Depth: 6, Sel: 1, SolveAt: 18, RandomMax: 1, RandomSpan: 24}
+	fs.IntVar(&opt.PerGame, "per-game", 4, "positions drawn from each game")
+	fs.IntVar(&opt.MinE, "min-empties", 4, "fewest empties of a position")
+	fs.IntVar(&opt.MaxE, "max-empties", 54, "most empties of a position")
+	fs.IntVar(&opt.ExactAt, "exact-at", 20, "positions with at most this many empties are solved exactly")
+	fs.IntVar(&opt.Depth, "depth", 16, "the others are searched this deep")
+	fs.IntVar(&opt.Sel, "sel", 2, "at this selectivity (0 … 5; 5: no ProbCut)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" || *seed == 0 || *chunks < 1 || *games < 1 || *concurrency < 1 || opt.PerGame < 1 || opt.Depth < 1 || opt.Sel < 0 || opt.Sel > std.SelExact || opt.MinE < 1 || opt.MaxE > 60 || opt.MinE > opt.MaxE {
+		return errors.New("valid: -dir, -seed, -chunks/-games/-per-game/-depth ≥ 1, -sel in 0…5 and 1 ≤ -min-empties ≤ -max-empties ≤ 60 are required")
+	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	model, err := std.Embedded()
+	if err != nil {
+		return err
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range *concurrency {
+		wg.Go(func() {
+			s := std.NewSearcher(model, 22)
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= *chunks {
+					return
+				}
+				n, err := train.ValidChunk(ctx, *dir, i, *games, *seed, opt, s)
+				mu.Lock()
+				if err != nil && ctx.Err() == nil && firstErr == nil {
+					firstErr = err
+				}
+				if n > 0 {
+					fmt.Fprintf(stderr, "valid chunk %d: %d positions (%s)\n", i, n, time.Since(start).Round(time.Second))
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", ctx.Err())
 	}
 	return nil
 }

@@ -1,12 +1,12 @@
 package train
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"io"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -127,26 +127,8 @@ func GenChunk(ctx context.Context, dir string, h ChunkHeader, s *std.Searcher) (
 		}
 		games = append(games, rec)
 	}
-	tmp, err := os.CreateTemp(dir, ".chunk-*")
+	err := writeAtomic(dir, name, func(w io.Writer) error { return WriteGames(w, h, games) })
 	if err != nil {
-		return 0, err
-	}
-	w := bufio.NewWriter(tmp)
-	err = WriteGames(w, h, games)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644) // a chunk is committed: readable by all
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
 		return 0, err
 	}
 	return n, nil

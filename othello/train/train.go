@@ -268,3 +268,28 @@ func ModelErrors(samples []Sample, m *std.Model) [61]ErrStat {
 	}
 	return out
 }
+
+// Bands sums a model's errors by empties into two bands: up to cut
+// empties, and above.
+func Bands(st [61]ErrStat, cut int) (low, high ErrStat) {
+	var se [2]float64
+	for e, s := range st {
+		b := 0
+		if e > cut {
+			b = 1
+		}
+		se[b] += s.RMSE * s.RMSE * float64(s.N)
+		if b == 0 {
+			low.N += s.N
+		} else {
+			high.N += s.N
+		}
+	}
+	if low.N > 0 {
+		low.RMSE = math.Sqrt(se[0] / float64(low.N))
+	}
+	if high.N > 0 {
+		high.RMSE = math.Sqrt(se[1] / float64(high.N))
+	}
+	return low, high
+}
