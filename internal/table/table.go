@@ -352,3 +352,13 @@ type IllegalBody struct {
 	Error string `json:"error"`
 	Valid any    `json:"valid"`
 }
+
+// Weight is what a browser loads for the game's table page: the page,
+// its assets and the shared kit, in bytes uncompressed.
+func (g *Game) Weight() int {
+	n := len(g.Page) + len(kitJS) + len(kitCSS)
+	for _, a := range g.Assets {
+		n += len(a)
+	}
+	return n
+}
