@@ -2,7 +2,6 @@ package referee
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -31,6 +30,11 @@ func (s *callStats) timed(ctx context.Context, p player, body []byte) ([]byte, e
 	out, err := p.call(ctx, body)
 	s.latencies = append(s.latencies, time.Since(t0))
 	return out, err
+}
+
+// caller is p's call, timed in s.
+func (s *callStats) caller(p player) CallFunc {
+	return func(ctx context.Context, body []byte) ([]byte, error) { return s.timed(ctx, p, body) }
 }
 
 // httpLatency is the latency of s's last call when s is a bot server, for
@@ -64,18 +68,10 @@ func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleshi
 			s.arena = battleship.NewArena(r, s.ships)
 			continue
 		}
-		msg := wire.NewInit(gameID, i, r, seats[1-i].label)
-		body, _ := json.Marshal(msg)
-		out, err := st[i].timed(ctx, s.p, body)
+		var err error
+		s.ships, err = AskFleet(ctx, st[i].caller(s.p), gameID, i, r, seats[1-i].label)
 		if ctx.Err() != nil {
 			return gameResult{}, ctx.Err()
-		}
-		if err != nil {
-			return gameResult{winner: 1 - i, invalid: "init: " + err.Error()}, nil
-		}
-		raw, err := wire.AnswerField(out, "boats")
-		if err == nil {
-			s.ships, err = wire.ArenaBoats(r, raw)
 		}
 		if err != nil {
 			return gameResult{winner: 1 - i, invalid: "init: " + err.Error()}, nil
@@ -92,19 +88,9 @@ func playGame(ctx context.Context, st [2]*callStats, seats [2]*seat, r battleshi
 		if len(me.strikes) >= maxShots {
 			return gameResult{winner: 1 - i, invalid: fmt.Sprintf("no win after %d shots", maxShots)}, nil
 		}
-		msg := wire.NewTurn(gameID, i, r, him.label, me.strikes, him.strikes)
-		body, _ := json.Marshal(msg)
-		out, err := st[i].timed(ctx, me.p, body)
+		target, err := AskShot(ctx, st[i].caller(me.p), gameID, i, r, him.label, me.strikes, him.strikes, him.arena)
 		if ctx.Err() != nil {
 			return gameResult{}, ctx.Err()
-		}
-		if err != nil {
-			return gameResult{winner: 1 - i, invalid: "play-turn: " + err.Error()}, nil
-		}
-		raw, err := wire.AnswerField(out, "play")
-		var target string
-		if err == nil {
-			target, err = wire.ArenaPlay(him.arena, r, raw)
 		}
 		if err != nil {
 			return gameResult{winner: 1 - i, invalid: "play-turn: " + err.Error()}, nil
