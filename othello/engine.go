@@ -6,18 +6,22 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/stdengine"
+	"github.com/botarena/gamebot/othello/variants"
 )
 
-// Engine chooses moves. It is safe for concurrent use: each call borrows a
-// searcher (with its own transposition table) from a small pool, so the two
-// legs of a match can be searched at once.
+// Engine chooses moves, handing each mode to its engine (doc.go has the
+// table). It is safe for concurrent use: each call borrows a searcher
+// (with its own transposition table) from a small pool, so the two legs
+// of a match can be searched at once.
 type Engine struct {
-	opts     EngineOptions
-	pool8    chan *searcher8
-	pool10   chan *searcher10
-	poolStd  chan *std.Searcher
-	poolAnti chan *std.Searcher
+	opts EngineOptions
+	std  StdSettings
+
+	stdPool  pool[*stdengine.Searcher] // std, with the std model
+	antiPool pool[*stdengine.Searcher] // anti, with an anti model
+	pool8    pool[*variants.Searcher8]
+	pool10   pool[*variants.Searcher10]
 
 	mu     sync.Mutex
 	clocks map[clockKey]*clockObs // per (match, leg, colour): what the clock did
@@ -43,8 +47,9 @@ type clockObs struct {
 
 // EngineOptions tune an Engine. The zero value is usable.
 type EngineOptions struct {
-	// TTBits is log2 of the transposition-table entries per searcher
-	// (default 19: 16 MiB for 8×8, 20 MiB for 10×10).
+	// TTBits is log2 of the transposition-table entries of a generic
+	// searcher (default 19: 20 MiB for 8×8, 28 MiB for
+	// 10×10); the std engine's table has twice the entries (24 MiB).
 	TTBits uint
 	// MaxDepth caps the search depth (0: no cap). Fixed-depth play for
 	// tests and measurements.
@@ -52,34 +57,31 @@ type EngineOptions struct {
 	// FixedTime, when positive, replaces time management: every move
 	// searches this long (still capped by budget_ms).
 	FixedTime time.Duration
-	// Pool is the number of searchers kept per board size (default 4).
+	// Pool is the number of searchers kept per engine (default 4).
 	Pool int
 	// SolveAt, when positive, replaces the clock's say on exact solving:
 	// positions with at most SolveAt empties are solved exactly, at any
 	// depth; others are searched to MaxDepth and never solved. For
 	// self-play and measurements at fixed work.
 	SolveAt int
-	// HandWritten evaluates with the hand-written evaluation even where a
-	// trained pattern model exists (std): for self-play that must not
-	// depend on the model being fitted.
-	HandWritten bool
-	// Std, when set, replaces the std engine's settings: for measuring
-	// what each part of it brings and for trying another evaluation.
+	// Std, when set, replaces the std engine's settings (DefaultStd): for
+	// measuring what each part of it brings and for trying another
+	// evaluation.
 	Std *StdSettings
 }
 
 // StdSettings are the std engine's settings.
 type StdSettings struct {
-	Sel       int         // midgame ProbCut selectivity (std.SelExact: none)
-	Selective int         // probable solves from this many empties beyond the exact solve (0: none)
-	Without   std.Options // parts of the search switched off
-	Model     *std.Model  // the std evaluation (nil: the embedded one)
-	AntiModel *std.Model  // an anti evaluation (nil: anti is played by the generic searcher)
+	MidgameSel     int               // multi-ProbCut selectivity of the midgame (stdengine.SelExact: none)
+	ProbableSolves int               // how many empties before the exact solve the root starts probable solves (0: none)
+	Without        stdengine.Without // parts of the search switched off
+	Model          *stdengine.Model  // the std evaluation (nil: the embedded one)
+	AntiModel      *stdengine.Model  // an anti evaluation (nil: anti is played by the generic searcher)
 }
 
 // DefaultStd are the std engine's settings: ProbCut at 1.2σ in the
 // midgame, probable solves from six empties before the exact solve.
-var DefaultStd = StdSettings{Sel: 1, Selective: 6}
+func DefaultStd() StdSettings { return StdSettings{MidgameSel: 1, ProbableSolves: 6} }
 
 // NewEngine returns an engine.
 func NewEngine(opts EngineOptions) *Engine {
@@ -89,7 +91,38 @@ func NewEngine(opts EngineOptions) *Engine {
 	if opts.Pool <= 0 {
 		opts.Pool = 4
 	}
-	return &Engine{opts: opts, pool8: make(chan *searcher8, opts.Pool), pool10: make(chan *searcher10, opts.Pool), poolStd: make(chan *std.Searcher, opts.Pool), poolAnti: make(chan *std.Searcher, opts.Pool)}
+	set := DefaultStd()
+	if opts.Std != nil {
+		set = *opts.Std
+	}
+	return &Engine{opts: opts, std: set,
+		stdPool: newPool[*stdengine.Searcher](opts.Pool), antiPool: newPool[*stdengine.Searcher](opts.Pool),
+		pool8: newPool[*variants.Searcher8](opts.Pool), pool10: newPool[*variants.Searcher10](opts.Pool)}
+}
+
+// pool keeps up to n searchers, and their tables, between moves: a move
+// takes a free one, or a new one when all are busy, and gives it back.
+type pool[S any] struct{ free chan S }
+
+func newPool[S any](n int) pool[S] { return pool[S]{free: make(chan S, n)} }
+
+// get returns a free searcher, or false when there is none.
+func (p pool[S]) get() (S, bool) {
+	select {
+	case s := <-p.free:
+		return s, true
+	default:
+		var none S
+		return none, false
+	}
+}
+
+// put gives s back; it is dropped when the pool is full.
+func (p pool[S]) put(s S) {
+	select {
+	case p.free <- s:
+	default:
+	}
 }
 
 // Decision is a chosen move with what the search learned.
@@ -130,32 +163,23 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 			exact, maxDepth = e.opts.SolveAt, 64
 		}
 	}
-	if (st.Mode == Std || st.Mode == Anti && e.opts.Std != nil && e.opts.Std.AntiModel != nil) && !e.opts.HandWritten {
-		if d, ok := e.chooseStd(ctx, p, soft, deadline, maxDepth); ok {
-			d.Elapsed = time.Since(start)
-			return d
+	// One engine per mode (doc.go): the std engine plays std, and anti
+	// when an anti model is given; the generic searcher plays the rest.
+	var d Decision
+	switch {
+	case st.Mode == Std:
+		model := e.std.Model
+		if model == nil {
+			model = stdengine.Embedded()
 		}
+		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, maxDepth)
+	case st.Mode == Anti && e.std.AntiModel != nil:
+		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, maxDepth)
+	default:
+		d = e.chooseVariant(ctx, p, soft, deadline, maxDepth, exact)
 	}
-	var res rootResult
-	if st.Mode.Size() == 8 {
-		s := e.get8(st.Mode)
-		pl, op := st.masks8()
-		pos := pos8{p: pl, o: op, pp: st.placedOf(st.Turn), op: st.placedOf(3 - st.Turn)}
-		s.exactEmpties = exact
-		res = s.searchRoot(ctx, pos, p.Legal, soft, deadline, maxDepth)
-		e.pool8Put(s)
-	} else {
-		s := e.get10(st.Mode)
-		pl, op := st.masks10()
-		s.exactEmpties = exact
-		res = s.searchRoot(ctx, pos10{p: pl, o: op}, p.Legal, soft, deadline, maxDepth)
-		e.pool10Put(s)
-	}
-	move := res.move
-	if !slices.Contains(p.Legal, move) { // cannot happen: roots are p.Legal
-		move = p.Legal[0]
-	}
-	return Decision{Move: move, Score: float64(res.score) / discScale, Depth: res.depth, Exact: res.exact, Nodes: res.nodes, Elapsed: time.Since(start)}
+	d.Elapsed = time.Since(start)
+	return d
 }
 
 // The midgame depth the root reaches before it solves: a solve that does
@@ -166,58 +190,74 @@ const (
 	stdSolveAfterSelective = 16
 )
 
-// chooseStd searches a std position, or an anti one when a trained anti
-// model is given (none is embedded: the one trained here lost to the
-// hand-written evaluation), with the std package's engine; false when the
-// embedded evaluation is missing (the generic searcher and the
-// hand-written evaluation play).
-func (e *Engine) chooseStd(ctx context.Context, p *Position, soft time.Duration, deadline time.Time, maxDepth int) (Decision, bool) {
-	set := DefaultStd
-	if e.opts.Std != nil {
-		set = *e.opts.Std
+// chooseStd searches a std position, or an anti one with an anti model,
+// with the std engine.
+func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline time.Time, maxDepth int) Decision {
+	s, ok := pool.get()
+	if !ok {
+		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
+		s.SetWithout(e.std.Without)
 	}
+	defer pool.put(s)
 	st := p.State
-	model, pool := set.Model, e.poolStd
-	if st.Mode == Anti {
-		model, pool = set.AntiModel, e.poolAnti
-	}
-	if model == nil {
-		m, err := std.Embedded()
-		if err != nil {
-			return Decision{}, false
-		}
-		model = m
-	}
-	var s *std.Searcher
-	select {
-	case s = <-pool:
-	default:
-		s = std.NewSearcher(model, e.opts.TTBits+1)
-		s.SetOptions(set.Without)
-	}
-	defer func() {
-		select {
-		case pool <- s:
-		default:
-		}
-	}()
 	pl, op := st.Bitboards()
 	exact := exactEmptiesFor(deadline.Sub(time.Now()), 8)
-	lim := std.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, Sel: set.Sel, Exact: exact, Selective: exact + set.Selective, SolveAfter: stdSolveAfterExact}
+	lim := stdengine.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, MidgameSel: e.std.MidgameSel,
+		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact}
 	if st.Empties() > exact {
 		lim.SolveAfter = stdSolveAfterSelective
 	}
 	if deadline.IsZero() {
-		lim.Exact, lim.Selective = 0, 0
+		lim.ExactEmpties, lim.ProbableEmpties = 0, 0
 	}
 	if e.opts.SolveAt > 0 {
-		lim.Selective, lim.Exact = 0, 0
+		lim.ProbableEmpties, lim.ExactEmpties = 0, 0
 		if st.Empties() <= e.opts.SolveAt {
 			lim.MaxDepth = 64
 		}
 	}
 	res := s.Search(ctx, pl, op, st.Turn == White, p.Legal, lim)
-	return Decision{Move: res.Move, Score: float64(res.Score), Depth: res.Depth, Exact: res.Exact, Nodes: res.Nodes}, true
+	return Decision{Move: res.Move, Score: float64(res.Score), Depth: res.Depth, Exact: res.Exact, Nodes: res.Nodes}
+}
+
+// variantRules states a mode's rules for the generic searcher.
+func variantRules(m Mode) variants.Rules {
+	return variants.Rules{Misere: m == Anti, Reversi: m == Reversi, MaxPlaced: MaxPlaced, Blocked: m.Blocked()}
+}
+
+// chooseVariant searches a position of anti (without an anti model),
+// reversi, grand or octagon with the generic searcher of its board size.
+func (e *Engine) chooseVariant(ctx context.Context, p *Position, soft time.Duration, deadline time.Time, maxDepth, exact int) Decision {
+	st := p.State
+	r := variantRules(st.Mode)
+	lim := variants.Limits{MaxDepth: maxDepth, Soft: soft, Deadline: deadline, ExactEmpties: exact}
+	var res variants.Result
+	if st.Mode.Size() == 8 {
+		s, ok := e.pool8.get()
+		if ok {
+			s.SetRules(r)
+		} else {
+			s = variants.NewSearcher8(r, e.opts.TTBits)
+		}
+		pl, op := st.Bitboards()
+		res = s.Search(ctx, pl, op, st.Placed[st.Turn-1], st.Placed[2-st.Turn], p.Legal, lim)
+		e.pool8.put(s)
+	} else {
+		s, ok := e.pool10.get()
+		if ok {
+			s.SetRules(r)
+		} else {
+			s = variants.NewSearcher10(r, e.opts.TTBits)
+		}
+		pl, op := st.masks10()
+		res = s.Search(ctx, pl, op, p.Legal, lim)
+		e.pool10.put(s)
+	}
+	move := res.Move
+	if !slices.Contains(p.Legal, move) { // cannot happen: the roots are p.Legal
+		move = p.Legal[0]
+	}
+	return Decision{Move: move, Score: res.Score, Depth: res.Depth, Exact: res.Exact, Nodes: res.Nodes}
 }
 
 // exactEmptiesFor is how many empties the root may try to solve exactly
@@ -380,42 +420,6 @@ func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration
 	hardMs = max(hardMs, minThinkMs)
 	softMs = max(softMs, minThinkMs)
 	return time.Duration(softMs) * time.Millisecond, time.Duration(hardMs) * time.Millisecond
-}
-
-func (e *Engine) get8(mode Mode) *searcher8 {
-	select {
-	case s := <-e.pool8:
-		s.setMode(mode)
-		return s
-	default:
-		return newSearcher8(mode, e.opts.TTBits)
-	}
-}
-
-func (e *Engine) pool8Put(s *searcher8) {
-	s.ctx = nil
-	select {
-	case e.pool8 <- s:
-	default:
-	}
-}
-
-func (e *Engine) get10(mode Mode) *searcher10 {
-	select {
-	case s := <-e.pool10:
-		s.setMode(mode)
-		return s
-	default:
-		return newSearcher10(mode, e.opts.TTBits)
-	}
-}
-
-func (e *Engine) pool10Put(s *searcher10) {
-	s.ctx = nil
-	select {
-	case e.pool10 <- s:
-	default:
-	}
 }
 
 // Position is what Choose searches: the state, the moves the server

@@ -1,7 +1,3 @@
-// Package othello implements the rules of the five FlipSight game modes
-// (std, anti, grand, octagon, reversi) on bitboards, and an engine that
-// searches them. It has no network code; the HTTP handler, the JSON-line
-// engine command and the FlipSight connector sit on top of it.
 package othello
 
 import "fmt"
@@ -21,7 +17,7 @@ const (
 var modeNames = [...]string{Std: "std", Anti: "anti", Grand: "grand", Octagon: "octagon", Reversi: "reversi"}
 
 // Modes lists every mode in protocol order.
-var Modes = []Mode{Std, Anti, Grand, Octagon, Reversi}
+func Modes() []Mode { return []Mode{Std, Anti, Grand, Octagon, Reversi} }
 
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {
@@ -51,14 +47,14 @@ func (m Mode) Size() int {
 // Squares is Size()².
 func (m Mode) Squares() int { return m.Size() * m.Size() }
 
-// OctagonBlocked is the octagon mode's blocked squares in the order the
-// server sends them (not sorted).
-var OctagonBlocked = []int{0, 1, 10, 8, 9, 19, 80, 90, 91, 89, 98, 99}
+// octagonBlocked is the octagon mode's blocked squares in the order the
+// server sends them (not sorted); Blocked hands out copies.
+var octagonBlocked = [...]int{0, 1, 10, 8, 9, 19, 80, 90, 91, 89, 98, 99}
 
 // Blocked returns the blocked squares of the mode (nil for all but octagon).
 func (m Mode) Blocked() []int {
 	if m == Octagon {
-		return append([]int(nil), OctagonBlocked...)
+		return append([]int(nil), octagonBlocked[:]...)
 	}
 	return nil
 }

@@ -102,19 +102,6 @@ func (n *naive) equal(s *State) bool {
 	return n.turn == s.Turn && n.placed == s.Placed
 }
 
-func TestPerftStd(t *testing.T) {
-	want := []uint64{1, 4, 12, 56, 244, 1396, 8200, 55092, 390216}
-	if testing.Short() {
-		want = want[:7]
-	}
-	pos := pos8{p: bit8(28) | bit8(35), o: bit8(27) | bit8(36)}
-	for d, w := range want {
-		if got := perft8(pos, d, false); got != w {
-			t.Errorf("std perft(%d) = %d, want %d", d, got, w)
-		}
-	}
-}
-
 // naivePerft is perft on the naive implementation, with the same
 // conventions (pass is a move, a finished game is a leaf).
 func naivePerft(n *naive, depth int) uint64 {
@@ -139,18 +126,37 @@ func naivePerft(n *naive, depth int) uint64 {
 	return total
 }
 
+// statePerft is perft on State, with the same conventions.
 func statePerft(s *State, depth int) uint64 {
-	if s.Mode.Size() == 8 {
-		p, o := s.masks8()
-		return perft8(pos8{p: p, o: o, pp: s.placedOf(s.Turn), op: s.placedOf(3 - s.Turn)}, depth, s.Mode == Reversi)
+	if depth == 0 {
+		return 1
 	}
-	p, o := s.masks10()
-	return perft10(pos10{p: p, o: o}, depth, playable10(s.Mode))
+	moves := s.LegalMoves()
+	if len(moves) == 0 {
+		if s.Over() {
+			return 1
+		}
+		c := s.Clone()
+		_ = c.Play(Pass)
+		return statePerft(c, depth-1)
+	}
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, m := range moves {
+		c := s.Clone()
+		c.apply(m)
+		n += statePerft(c, depth-1)
+	}
+	return n
 }
 
 func TestPerftAllModesAgainstNaive(t *testing.T) {
 	// Fixed figures (computed by both implementations, pinned so a change
-	// to either shows up) for the initial positions of every mode.
+	// to either shows up) for the initial positions of every mode; the
+	// generic searcher's move generation pins the same figures
+	// (othello/variants TestPerft).
 	tests := []struct {
 		mode  Mode
 		depth int
@@ -184,7 +190,7 @@ func TestRandomGamesAgainstNaive(t *testing.T) {
 	if testing.Short() {
 		games = 15
 	}
-	for _, mode := range Modes {
+	for _, mode := range Modes() {
 		for g := range games {
 			s := NewState(mode)
 			n := newNaive(s)
@@ -236,7 +242,7 @@ func TestPlayRejectsIllegal(t *testing.T) {
 		t.Error("pass with legal moves succeeded")
 	}
 	o := NewState(Octagon)
-	for _, sq := range OctagonBlocked {
+	for _, sq := range octagonBlocked {
 		if slices.Contains(o.LegalMoves(), sq) {
 			t.Errorf("blocked square %d legal", sq)
 		}
@@ -357,29 +363,6 @@ func TestCoordinates(t *testing.T) {
 	if _, err := ParseMove("64", 8); err == nil {
 		t.Error("ParseMove(64) on 8x8 accepted")
 	}
-}
-
-func BenchmarkPerftStd(b *testing.B) {
-	pos := pos8{p: bit8(28) | bit8(35), o: bit8(27) | bit8(36)}
-	var n uint64
-	cpu0 := cpuTime()
-	for b.Loop() {
-		n += perft8(pos, 8, false)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "leaves/s")
-	b.ReportMetric(float64(n)/(cpuTime()-cpu0).Seconds(), "leaves/cpu-s")
-}
-
-func BenchmarkPerftGrand(b *testing.B) {
-	s := NewState(Grand)
-	p, o := s.masks10()
-	var n uint64
-	cpu0 := cpuTime()
-	for b.Loop() {
-		n += perft10(pos10{p: p, o: o}, 6, full10)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "leaves/s")
-	b.ReportMetric(float64(n)/(cpuTime()-cpu0).Seconds(), "leaves/cpu-s")
 }
 
 func FuzzParseMove(f *testing.F) {

@@ -3,13 +3,11 @@ package othello
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 // minimax is a plain, pruning-free solver on State (the reference for the
@@ -68,60 +66,25 @@ func randomPosition(rng *rand.Rand, mode Mode, empties int) *State {
 	}
 }
 
-func searcherFor(s *State) (res func(alpha, beta int) int) {
-	if s.Mode.Size() == 8 {
-		sr := newSearcher8(s.Mode, 12)
-		p, o := s.masks8()
-		pos := pos8{p: p, o: o, pp: s.placedOf(s.Turn), op: s.placedOf(3 - s.Turn)}
-		return func(a, b int) int { return sr.solve(pos, a, b, sr.empties(pos)) }
-	}
-	sr := newSearcher10(s.Mode, 12)
-	p, o := s.masks10()
-	pos := pos10{p: p, o: o}
-	return func(a, b int) int { return sr.solve(pos, a, b, sr.empties(pos)) }
-}
-
-// TestSolverMatchesMinimax checks the exact solver (all windows: exact,
-// fail-low and fail-high bounds) against plain minimax in every mode.
-func TestSolverMatchesMinimax(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 5))
-	n := 16
-	if raceEnabled || testing.Short() {
-		n = 4
-	}
-	for _, mode := range Modes {
-		for i := range n {
-			empties := 2 + i*5%8 // 2–9: every solver stage (last two, small, table), short runs too
-			s := randomPosition(rng, mode, empties)
-			if mode == Reversi && i%2 == 1 {
-				// Push white near the placement limit.
-				b, w := s.Discs()
-				s.Placed = [2]int{b + w - 31, 31}
-			}
-			want := minimax(s.Clone()) * discScale
-			solve := searcherFor(s)
-			if got := solve(-infScore, infScore); got != want {
-				t.Fatalf("%v #%d (%d empties, placed %v): solve %d, minimax %d", mode, i, empties, s.Placed, got, want)
-			}
-			// Fail-soft bounds must hold on both sides.
-			if got := solve(want, want+1); got > want {
-				t.Fatalf("%v #%d: fail-low bound %d above %d", mode, i, got, want)
-			}
-			if got := solve(want-1, want); got < want {
-				t.Fatalf("%v #%d: fail-high bound %d below %d", mode, i, got, want)
-			}
-		}
-	}
-}
-
 // TestEngineSolvesExactly checks that the root search reports the exact
 // minimax value and a best move when the position is solvable.
+// Through the engine, each mode's solves are those of its rules as State
+// plays them, classic Reversi also with a side at its cap of placed discs
+// (the rules the engine states for the generic searcher).
 func TestEngineSolvesExactly(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 1))
 	e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 64, SolveAt: 64})
-	for _, mode := range Modes {
-		for i := range 3 {
+	for _, mode := range Modes() {
+		for i := range 6 {
 			s := randomPosition(rng, mode, 8)
+			if mode == Reversi && i%2 == 1 {
+				// One side has placed all but one of its discs.
+				b, w := s.Discs()
+				s.Placed = [2]int{b + w - MaxPlaced + 1, MaxPlaced - 1}
+				if i%4 == 1 {
+					s.Placed[0], s.Placed[1] = s.Placed[1], s.Placed[0]
+				}
+			}
 			legal := s.LegalMoves()
 			if len(legal) == 0 {
 				continue
@@ -146,7 +109,7 @@ func TestEngineGamesLegal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	e := NewEngine(EngineOptions{TTBits: 14, FixedTime: 2 * time.Millisecond})
 	games := 2
-	for _, mode := range Modes {
+	for _, mode := range Modes() {
 		for g := range games {
 			s := NewState(mode)
 			engineColor := Black + g%2
@@ -223,50 +186,6 @@ func TestTimePlan(t *testing.T) {
 	}
 }
 
-// BenchmarkMidgameNodes measures search speed on a std midgame position
-// (fixed depth, cold table).
-func BenchmarkMidgameNodes(b *testing.B) {
-	rng := rand.New(rand.NewPCG(4, 4))
-	s := randomPosition(rng, Std, 40)
-	p, o := s.masks8()
-	pos := pos8{p: p, o: o}
-	sr := newSearcher8(Std, 18)
-	var legal []int
-	for m := sr.moves(pos); !m.isZero(); {
-		legal = append(legal, m.pop())
-	}
-	var nodes uint64
-	cpu0 := cpuTime()
-	for b.Loop() {
-		clear(sr.tt)
-		r := sr.searchRoot(context.Background(), pos, legal, 0, time.Time{}, 9)
-		nodes += r.nodes
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/(cpuTime()-cpu0).Seconds(), "nodes/cpu-s")
-}
-
-func BenchmarkMidgameNodesGrand(b *testing.B) {
-	rng := rand.New(rand.NewPCG(4, 4))
-	s := randomPosition(rng, Grand, 70)
-	p, o := s.masks10()
-	pos := pos10{p: p, o: o}
-	sr := newSearcher10(Grand, 18)
-	var legal []int
-	for m := sr.moves(pos); !m.isZero(); {
-		legal = append(legal, m.pop())
-	}
-	var nodes uint64
-	cpu0 := cpuTime()
-	for b.Loop() {
-		clear(sr.tt)
-		r := sr.searchRoot(context.Background(), pos, legal, 0, time.Time{}, 7)
-		nodes += r.nodes
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/(cpuTime()-cpu0).Seconds(), "nodes/cpu-s")
-}
-
 // TestChooseRespectsBudget: with plenty of clock but a small budget_ms the
 // plan's hard limit stays at half the budget (the search stops there: its
 // deadline is checked every 1024 nodes), in every mode, and a cancelled
@@ -275,7 +194,7 @@ func BenchmarkMidgameNodesGrand(b *testing.B) {
 func TestChooseRespectsBudget(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	e := NewEngine(EngineOptions{TTBits: 14})
-	for _, mode := range Modes {
+	for _, mode := range Modes() {
 		s := randomPosition(rng, mode, mode.PlayableSquares()-20)
 		legal := s.LegalMoves()
 		if len(legal) == 0 {
@@ -326,89 +245,15 @@ func TestOverheadAdapts(t *testing.T) {
 	}
 }
 
-// BenchmarkMidgameSet searches 24 self-play midgame positions (8 each at
-// 44, 36 and 28 empties) to a fixed depth from a cold table; one op is the
-// whole set. OTHELLO_DEPTH overrides the depth (default 10).
-func BenchmarkMidgameSet(b *testing.B) {
-	depth := 10
-	if d, err := strconv.Atoi(os.Getenv("OTHELLO_DEPTH")); err == nil && d > 0 {
-		depth = d
-	}
-	var set []pos8
-	for _, e := range []int{44, 36, 28} {
-		set = append(set, selfPlaySet(8, e)...)
-	}
-	benchSet(b, set, func(s *searcher8, pos pos8) rootResult { return searchTo(s, pos, depth) })
-}
-
-// negamax8 is the reference for shallow pvs: full-width search to depth
-// plies (a pass uses none), exact below the same empties as pvs, the
-// static evaluation at the horizon.
-func negamax8(s *searcher8, pos pos8, depth int) int {
-	empties := s.empties(pos)
-	if depth >= empties || empties <= 2 {
-		return s.solve(pos, -infScore, infScore, empties)
-	}
-	m := s.moves(pos)
-	if m.isZero() {
-		if s.moves(pos.pass()).isZero() {
-			return s.final(pos)
-		}
-		return -negamax8(s, pos.pass(), depth)
-	}
-	if depth <= 0 {
-		return s.eval(pos, m)
-	}
-	best := -infScore
-	for !m.isZero() {
-		best = max(best, -negamax8(s, s.play(pos, m.pop()), depth-1))
-	}
-	return best
-}
-
-// TestShallowSearchMatchesNegamax checks pvs (the table, move ordering
-// and the depth-1 search) against full-width negamax,
-// in every 8×8 mode and with exact, fail-low and fail-high windows.
-func TestShallowSearchMatchesNegamax(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 13))
-	n := 12
-	if raceEnabled || testing.Short() {
-		n = 4
-	}
-	for _, mode := range []Mode{Std, Anti, Reversi} {
-		sr := newSearcher8(mode, 12)
-		for i := range n {
-			st := randomPosition(rng, mode, 6+i*7%30)
-			p, o := st.masks8()
-			pos := pos8{p: p, o: o, pp: st.placedOf(st.Turn), op: st.placedOf(3 - st.Turn)}
-			for depth := 1; depth <= 4; depth++ {
-				want := negamax8(sr, pos, depth)
-				for _, w := range [][2]int{{-infScore, infScore}, {want, want + 1}, {want - 1, want}, {want - 300, want + 300}} {
-					clear(sr.tt)
-					got := sr.pvs(pos, depth, w[0], w[1])
-					// Fail-soft: a fail-low result bounds the value from
-					// above, a fail-high result from below.
-					switch {
-					case want <= w[0] && (got > w[0] || got < want),
-						want >= w[1] && (got < w[1] || got > want),
-						want > w[0] && want < w[1] && got != want:
-						t.Fatalf("%v #%d depth %d window %v: pvs %d, negamax %d", mode, i, depth, w, got, want)
-					}
-				}
-			}
-		}
-	}
-}
-
 // TestEngineAntiModel: given an anti model (here one of zeros, so that
 // only the search and the misère scoring are under test), the std engine
 // plays anti and its solves agree with minimax of the misère game.
 func TestEngineAntiModel(t *testing.T) {
-	m, err := std.NewModel(make([]int16, std.NumStages*std.StageLen), true)
+	m, err := stdengine.NewModel(make([]int16, stdengine.NumStages*stdengine.StageLen), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := DefaultStd
+	set := DefaultStd()
 	set.AntiModel = m
 	e := NewEngine(EngineOptions{TTBits: 14, Std: &set, MaxDepth: 64, SolveAt: 64})
 	rng := rand.New(rand.NewPCG(9, 2))

@@ -3,6 +3,9 @@ package othello
 import (
 	"errors"
 	"fmt"
+	"math/bits"
+
+	"github.com/botarena/gamebot/othello/bitboard"
 )
 
 // Cell values as the protocol sends them.
@@ -70,63 +73,70 @@ func (s *State) Empties() int {
 }
 
 // Bitboards returns an 8×8 position as the mover's and the opponent's
-// discs, a1 = bit 0 (the trained evaluation's and the samples' form).
+// discs, a1 = bit 0 (othello/bitboard's form).
 func (s *State) Bitboards() (mover, opponent uint64) {
-	p, o := s.masks8()
-	return uint64(p), uint64(o)
-}
-
-func (s *State) masks8() (p, o bits8) {
 	for i, c := range s.Cells {
 		switch {
 		case int(c) == s.Turn:
-			p |= bit8(i)
+			mover |= 1 << uint(i)
 		case c != Empty:
-			o |= bit8(i)
+			opponent |= 1 << uint(i)
+		}
+	}
+	return mover, opponent
+}
+
+func (s *State) masks10() (p, o bitboard.Bits10) {
+	for i, c := range s.Cells {
+		switch {
+		case int(c) == s.Turn:
+			p = p.Or(bitboard.Bit10(i))
+		case c != Empty:
+			o = o.Or(bitboard.Bit10(i))
 		}
 	}
 	return p, o
 }
 
-func (s *State) masks10() (p, o bits10) {
-	for i, c := range s.Cells {
-		switch {
-		case int(c) == s.Turn:
-			p = p.or(bit10(i))
-		case c != Empty:
-			o = o.or(bit10(i))
-		}
-	}
-	return p, o
-}
-
-func playable10(mode Mode) bits10 {
-	pl := full10
+func playable10(mode Mode) bitboard.Bits10 {
+	pl := bitboard.Full10()
 	for _, sq := range mode.Blocked() {
-		pl = pl.andNot(bit10(sq))
+		pl = pl.AndNot(bitboard.Bit10(sq))
 	}
 	return pl
 }
-
-func (s *State) placedOf(color int) int16 { return int16(s.Placed[color-1]) }
 
 // LegalMoves returns the legal squares of the side to move, ascending.
 func (s *State) LegalMoves() []int {
 	var out []int
 	if s.Mode.Size() == 8 {
-		p, o := s.masks8()
-		m := movesOf8(pos8{p: p, o: o, pp: s.placedOf(s.Turn), op: s.placedOf(3 - s.Turn)}, s.Mode == Reversi)
-		for m != 0 {
-			out = append(out, m.pop())
+		p, o := s.Bitboards()
+		for m := s.moves8(p, o); m != 0; m &= m - 1 {
+			out = append(out, bits.TrailingZeros64(m))
 		}
 		return out
 	}
 	p, o := s.masks10()
-	m := moves10(p, o, playable10(s.Mode).andNot(p.or(o)))
-	for !m.isZero() {
-		out = append(out, m.pop())
+	m := bitboard.Moves10(p, o, playable10(s.Mode).AndNot(p.Or(o)))
+	for !m.IsZero() {
+		out = append(out, m.Pop())
 	}
 	return out
+}
+
+// moves8 are the moves of the side to move on an 8×8 board. In classic
+// Reversi a side that has placed MaxPlaced discs has none, and while a
+// centre square is empty only the empty centre squares may be played.
+func (s *State) moves8(p, o uint64) uint64 {
+	if s.Mode == Reversi {
+		if s.Placed[s.Turn-1] >= MaxPlaced {
+			return 0
+		}
+		if c := bitboard.Centre &^ (p | o); c != 0 {
+			return c
+		}
+	}
+	return bitboard.Moves(p, o)
 }
 
 // ErrIllegalMove is returned by Play for a move the rules forbid.
@@ -162,17 +172,16 @@ func (s *State) Play(sq int) error {
 func (s *State) apply(sq int) {
 	me := int8(s.Turn)
 	if s.Mode.Size() == 8 {
-		p, o := s.masks8()
-		np := playOn8(pos8{p: p, o: o}, sq)
-		f := np.o &^ p &^ bit8(sq)
-		for f != 0 {
-			s.Cells[f.pop()] = me
+		p, o := s.Bitboards()
+		if bitboard.Centre&^(p|o) == 0 { // nothing flips in Reversi's centre phase
+			for f := bitboard.Flips(sq, p, o); f != 0; f &= f - 1 {
+				s.Cells[bits.TrailingZeros64(f)] = me
+			}
 		}
 	} else {
 		p, o := s.masks10()
-		f := flips10(sq, p, o)
-		for !f.isZero() {
-			s.Cells[f.pop()] = me
+		for f := bitboard.Flips10(sq, p, o); !f.IsZero(); {
+			s.Cells[f.Pop()] = me
 		}
 	}
 	s.Cells[sq] = me

@@ -18,7 +18,7 @@ import (
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 func main() { cli.Main("othello-engine", run) }
@@ -30,19 +30,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	moveTime := fs.Duration("movetime", 0, "fixed time per move instead of time management (still capped by budget_ms)")
 	ttBits := fs.Uint("tt-bits", 19, "log2 of transposition-table entries (10–26)")
 	verbose := fs.Bool("v", false, "log every move (depth, score, nodes) to stderr")
-	set := othello.DefaultStd
-	fs.IntVar(&set.Sel, "std-sel", set.Sel, "std: midgame ProbCut selectivity, 0 (1.0σ) … 4 (2.6σ); 5: no ProbCut")
-	fs.IntVar(&set.Selective, "std-selective", set.Selective, "std: probable solves from this many empties before the exact solve (0: none)")
+	set := othello.DefaultStd()
+	fs.IntVar(&set.MidgameSel, "std-sel", set.MidgameSel, "std: midgame ProbCut selectivity, 0 (1.0σ) … 4 (2.6σ); 5: no ProbCut")
+	fs.IntVar(&set.ProbableSolves, "std-selective", set.ProbableSolves, "std: probable solves from this many empties before the exact solve (0: none)")
 	without := fs.String("without", "", "std: parts of the search to switch off, to measure them: comma-separated etc, stability, sort-search, incremental")
 	model := fs.String("model", "", "evaluation model file: a std model replaces the embedded one; an anti model makes the std engine play anti with it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if set.Sel < 0 || set.Sel > std.SelExact || set.Selective < 0 {
-		return fmt.Errorf("-std-sel %d outside 0–%d or -std-selective %d negative", set.Sel, std.SelExact, set.Selective)
+	if set.MidgameSel < 0 || set.MidgameSel > stdengine.SelExact || set.ProbableSolves < 0 {
+		return fmt.Errorf("-std-sel %d outside 0–%d or -std-selective %d negative", set.MidgameSel, stdengine.SelExact, set.ProbableSolves)
 	}
 	var err error
-	if set.Without, err = std.ParseWithout(*without); err != nil {
+	if set.Without, err = stdengine.ParseWithout(*without); err != nil {
 		return fmt.Errorf("-without: %w", err)
 	}
 	if *model != "" {
@@ -50,7 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if err != nil {
 			return err
 		}
-		m, err := std.DecodeModel(b)
+		m, err := stdengine.DecodeModel(b)
 		if err != nil {
 			return fmt.Errorf("-model %s: %w", *model, err)
 		}

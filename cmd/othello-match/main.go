@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	var list []othello.Mode
 	if *modes == "all" {
-		list = othello.Modes
+		list = othello.Modes()
 	} else {
 		for _, name := range strings.Split(*modes, ",") {
 			m, err := othello.ParseMode(strings.TrimSpace(name))

@@ -44,7 +44,7 @@ func TestMatchesAllModes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
-	for _, mode := range othello.Modes {
+	for _, mode := range othello.Modes() {
 		if !strings.Contains(out.String(), "== "+mode.String()+": 1 matches") {
 			t.Errorf("no summary for %v:\n%s", mode, out.String())
 		}

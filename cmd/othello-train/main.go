@@ -37,7 +37,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/stdengine"
 	"github.com/botarena/gamebot/othello/train"
 )
 
@@ -45,7 +45,7 @@ func main() { cli.Main("othello-train", run) }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: othello-train gen|valid|fit|check|mpc [flags]")
+		return errors.New("usage: othello-train gen|valid|fit|check|mpc|openings [flags]")
 	}
 	switch args[0] {
 	case "gen":
@@ -54,12 +54,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return fit(ctx, args[1:], stdout, stderr)
 	case "check":
 		return check(args[1:], stdout, stderr)
+	case "openings":
+		return openingsCmd(ctx, args[1:], stderr)
 	case "valid":
 		return valid(ctx, args[1:], stderr)
 	case "mpc":
 		return mpc(ctx, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown subcommand %q: want gen, valid, fit, check or mpc", args[0])
+	return fmt.Errorf("unknown subcommand %q: want gen, valid, fit, check, mpc or openings", args[0])
 }
 
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
@@ -85,7 +87,7 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	var err error
 	if *anti && *modelName == "embedded" {
-		cfg.Model, err = std.NewModel(make([]int16, std.NumStages*std.StageLen), true)
+		cfg.Model, err = stdengine.NewModel(make([]int16, stdengine.NumStages*stdengine.StageLen), true)
 	} else {
 		cfg.Model, err = loadModel(*modelName)
 	}
@@ -178,7 +180,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("fit interrupted, no model written: %w", err)
 	}
-	m, err := std.NewModel(w, *anti)
+	m, err := stdengine.NewModel(w, *anti)
 	if err != nil {
 		return err
 	}
@@ -190,15 +192,15 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // loadModel reads a model file, or the engine's own for "embedded".
-func loadModel(name string) (*std.Model, error) {
+func loadModel(name string) (*stdengine.Model, error) {
 	if name == "embedded" {
-		return std.Embedded()
+		return stdengine.Embedded(), nil
 	}
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return std.DecodeModel(b)
+	return stdengine.DecodeModel(b)
 }
 
 func check(args []string, stdout, stderr io.Writer) error {
@@ -270,16 +272,13 @@ func valid(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || *seed == 0 || *chunks < 1 || *games < 1 || *concurrency < 1 || opt.PerGame < 1 || opt.Depth < 1 || opt.Sel < 0 || opt.Sel > std.SelExact || opt.MinE < 1 || opt.MaxE > 60 || opt.MinE > opt.MaxE {
+	if *dir == "" || *seed == 0 || *chunks < 1 || *games < 1 || *concurrency < 1 || opt.PerGame < 1 || opt.Depth < 1 || opt.Sel < 0 || opt.Sel > stdengine.SelExact || opt.MinE < 1 || opt.MaxE > 60 || opt.MinE > opt.MaxE {
 		return errors.New("valid: -dir, -seed, -chunks/-games/-per-game/-depth ≥ 1, -sel in 0…5 and 1 ≤ -min-empties ≤ -max-empties ≤ 60 are required")
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return err
 	}
-	model, err := std.Embedded()
-	if err != nil {
-		return err
-	}
+	model := stdengine.Embedded()
 	var next atomic.Int64
 	var mu sync.Mutex
 	var firstErr error
@@ -287,7 +286,7 @@ func valid(ctx context.Context, args []string, stderr io.Writer) error {
 	start := time.Now()
 	for range *concurrency {
 		wg.Go(func() {
-			s := std.NewSearcher(model, 22)
+			s := stdengine.NewSearcher(model, 22)
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= *chunks {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 // mpc fits the std engine's ProbCut error model: positions from self-play
@@ -36,9 +36,9 @@ func mpc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	positions := std.SelfPlayPositions(rand.New(rand.NewPCG(*seed, 1)), model, *n, *minE, *maxE)
-	s := std.NewSearcher(model, 20)
-	var samples []std.ErrorSample
+	positions := stdengine.SelfPlayPositions(rand.New(rand.NewPCG(*seed, 1)), model, *n, *minE, *maxE)
+	s := stdengine.NewSearcher(model, 20)
+	var samples []stdengine.ErrorSample
 	for i, pos := range positions {
 		samples = append(samples, s.MeasureErrors(ctx, pos, *depth, *solveAt)...)
 		if ctx.Err() != nil {
@@ -48,6 +48,6 @@ func mpc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "%d positions\n", i+1)
 		}
 	}
-	std.FitErrorModel(samples, stdout)
+	stdengine.FitErrorModel(samples, stdout)
 	return nil
 }

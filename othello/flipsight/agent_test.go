@@ -167,7 +167,7 @@ func checkOver(t *testing.T, h *harness, id int64, timeoutOK bool) {
 }
 
 func TestBotMatchEveryMode(t *testing.T) {
-	for _, mode := range othello.Modes {
+	for _, mode := range othello.Modes() {
 		for _, noStream := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/nostream=%v", mode, noStream), func(t *testing.T) {
 				h := newHarness(t, uint64(mode)+1)

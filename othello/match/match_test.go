@@ -14,7 +14,7 @@ import (
 
 func TestRandomOpening(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, mode := range othello.Modes {
+	for _, mode := range othello.Modes() {
 		for range 20 {
 			s, moves := RandomOpening(mode, rng)
 			b, w := s.Discs()

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/bitboard"
 )
 
 // A GameRecord is one self-play game as it is kept: the squares played
@@ -71,23 +71,23 @@ type Position struct {
 func (g *GameRecord) Replay(f func(i int, pos Position)) (int, error) {
 	p, o, black := uint64(1<<28|1<<35), uint64(1<<27|1<<36), true
 	for i, m := range g.Moves {
-		if std.Moves(p, o) == 0 {
-			if std.Moves(o, p) == 0 {
+		if bitboard.Moves(p, o) == 0 {
+			if bitboard.Moves(o, p) == 0 {
 				return 0, fmt.Errorf("move %d: the game is over", i+1)
 			}
 			p, o, black = o, p, !black
 		}
 		sq := int(m.Square)
-		if sq < 0 || sq > 63 || std.Moves(p, o)&(1<<uint(sq)) == 0 {
+		if sq < 0 || sq > 63 || bitboard.Moves(p, o)&(1<<uint(sq)) == 0 {
 			return 0, fmt.Errorf("move %d: %d is not a legal move", i+1, sq)
 		}
 		if f != nil {
 			f(i, Position{p, o, black})
 		}
-		fl := std.Flips(sq, p, o)
+		fl := bitboard.Flips(sq, p, o)
 		p, o, black = o&^fl, p|fl|1<<uint(sq), !black
 	}
-	if std.Moves(p, o) != 0 || std.Moves(o, p) != 0 {
+	if bitboard.Moves(p, o) != 0 || bitboard.Moves(o, p) != 0 {
 		return 0, fmt.Errorf("the game stops after %d moves before its end", len(g.Moves))
 	}
 	d := bits.OnesCount64(p) - bits.OnesCount64(o)
@@ -212,7 +212,7 @@ type ChunkHeader struct {
 	Chunk   int        `json:"chunk"`
 	Games   int        `json:"games"`
 	Misere  bool       `json:"misere,omitempty"`
-	Model   string     `json:"model"` // the model's digest (std.Model.Digest)
+	Model   string     `json:"model"` // the model's digest (stdengine.Model.Digest)
 	Options GenOptions `json:"options"`
 }
 

@@ -14,13 +14,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/bitboard"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 // GenOptions control self-play.
 type GenOptions struct {
 	Depth   int `json:"depth"`    // midgame search depth
-	Sel     int `json:"sel"`      // midgame selectivity (std.SelExact: no ProbCut)
+	Sel     int `json:"sel"`      // midgame selectivity (stdengine.SelExact: no ProbCut)
 	SolveAt int `json:"solve_at"` // empties from which play is exact
 	// RandomMax random moves (0 … RandomMax, uniformly) are injected
 	// after the 8-move random opening, each at a ply drawn uniformly from
@@ -37,7 +38,7 @@ const openingPlies = 8 // FlipSight's random opening
 // cleared first so that a game depends only on rng (and s's model), and
 // returns its record (false when ctx ends it). The game is s's: std, or
 // anti when s plays the misère game.
-func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) (GameRecord, bool) {
+func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *stdengine.Searcher) (GameRecord, bool) {
 	s.Clear()
 	random := make(map[int]bool, openingPlies+opt.RandomMax)
 	for ply := range openingPlies {
@@ -50,9 +51,9 @@ func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) 
 	var g GameRecord
 	var moves []int
 	for ply := 0; ; ply++ {
-		m := std.Moves(p, o)
+		m := bitboard.Moves(p, o)
 		if m == 0 {
-			if std.Moves(o, p) == 0 {
+			if bitboard.Moves(o, p) == 0 {
 				break
 			}
 			p, o, white = o, p, !white
@@ -68,7 +69,7 @@ func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) 
 			rec = Ply{Square: int8(moves[rng.IntN(len(moves))]), Random: true}
 		} else {
 			empties := 64 - bits.OnesCount64(p|o)
-			lim := std.Limits{MaxDepth: opt.Depth, Sel: opt.Sel}
+			lim := stdengine.Limits{MaxDepth: opt.Depth, MidgameSel: opt.Sel}
 			if empties <= opt.SolveAt {
 				lim.MaxDepth = 64
 			}
@@ -79,7 +80,7 @@ func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) 
 			rec = Ply{Square: int8(r.Move), Score: int8(max(-64, min(64, r.Score))), Exact: r.Exact}
 		}
 		g.Moves = append(g.Moves, rec)
-		f := std.Flips(int(rec.Square), p, o)
+		f := bitboard.Flips(int(rec.Square), p, o)
 		p, o, white = o&^f, p|f|1<<uint(rec.Square), !white
 	}
 	return g, true
@@ -87,7 +88,7 @@ func Game(ctx context.Context, rng *rand.Rand, opt GenOptions, s *std.Searcher) 
 
 // ModelDigest names a model's weights and game, so that a chunk says
 // which model played it.
-func ModelDigest(m *std.Model) string {
+func ModelDigest(m *stdengine.Model) string {
 	h := sha256.New()
 	if m.Misere {
 		h.Write([]byte{1})
@@ -107,7 +108,7 @@ func ModelDigest(m *std.Model) string {
 // is either complete or absent. It does nothing when the chunk exists: a
 // stopped generation resumes where it stopped. It returns the number of
 // searched positions written.
-func GenChunk(ctx context.Context, dir string, h ChunkHeader, s *std.Searcher) (int, error) {
+func GenChunk(ctx context.Context, dir string, h ChunkHeader, s *stdengine.Searcher) (int, error) {
 	name := GamesName(dir, h.Chunk)
 	if _, err := os.Stat(name); err == nil {
 		return 0, nil
@@ -143,7 +144,7 @@ type GenConfig struct {
 	Seed        uint64
 	Concurrency int
 	TTBits      uint
-	Model       *std.Model
+	Model       *stdengine.Model
 	Options     GenOptions
 }
 
@@ -172,7 +173,7 @@ func Generate(ctx context.Context, cfg GenConfig, progress func(ChunkDone)) (Gen
 	if cfg.Dir == "" || cfg.Chunks < 1 || cfg.Games < 1 || cfg.Games > 1<<20 || cfg.Concurrency < 1 || cfg.Model == nil {
 		return GenReport{}, errors.New("gen: a directory, a model, chunks ≥ 1, games ≥ 1 and concurrency ≥ 1 are required")
 	}
-	if o := cfg.Options; o.Depth < 1 || o.Sel < 0 || o.Sel > std.SelExact || o.SolveAt < 0 || o.RandomMax < 0 || o.RandomSpan < 0 {
+	if o := cfg.Options; o.Depth < 1 || o.Sel < 0 || o.Sel > stdengine.SelExact || o.SolveAt < 0 || o.RandomMax < 0 || o.RandomSpan < 0 {
 		return GenReport{}, errors.New("gen: depth ≥ 1, sel in 0…5, and solve-at, random and random-span ≥ 0 are required")
 	}
 	if cfg.Seed == 0 {
@@ -190,7 +191,7 @@ func Generate(ctx context.Context, cfg GenConfig, progress func(ChunkDone)) (Gen
 	var wg sync.WaitGroup
 	for range cfg.Concurrency {
 		wg.Go(func() {
-			s := std.NewSearcher(cfg.Model, cfg.TTBits)
+			s := stdengine.NewSearcher(cfg.Model, cfg.TTBits)
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= cfg.Chunks {

@@ -17,7 +17,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 // Sample is one labelled position: mover P, opponent O (a1 = bit 0), the
@@ -100,7 +100,7 @@ type FitOptions struct {
 	// position informs the reflected configurations too.
 	Mirror bool
 	// Init, when set, is where the fit starts (a model's weights, in
-	// std.EvalScale units), and the weight decay pulls towards it rather
+	// stdengine.EvalScale units), and the weight decay pulls towards it rather
 	// than towards zero: a fit on little data refines a model fitted on
 	// more, and the weights its data seldom touches stay as they were.
 	Init []int16
@@ -122,21 +122,21 @@ func (o *FitOptions) label(x *Sample) float32 {
 func mirror(b uint64) uint64 { return bits.ReverseBytes64(b) }
 
 // Fit fits the evaluation's weights (disc units) to the samples and
-// returns them in std.EvalScale units, ready for std.NewModel. A position
+// returns them in stdengine.EvalScale units, ready for stdengine.NewModel. A position
 // trains its own stage and, at half strength, the two neighbouring stages
 // of the same parity, so that stages with few positions borrow from their
 // neighbours. It stops with ctx's error when ctx is done.
 func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) ([]int16, error) {
-	n := std.StageLen
-	tables := n - std.NumScalars
-	w := make([]float32, std.NumStages*n)
+	n := stdengine.StageLen
+	tables := n - stdengine.NumScalars
+	w := make([]float32, stdengine.NumStages*n)
 	w0 := make([]float32, len(w)) // where the decay pulls
 	if opt.Init != nil {
 		if len(opt.Init) != len(w) {
 			return nil, fmt.Errorf("initial weights: %d, want %d", len(opt.Init), len(w))
 		}
 		for i, v := range opt.Init {
-			w[i] = float32(v) / std.EvalScale
+			w[i] = float32(v) / stdengine.EvalScale
 		}
 		copy(w0, w)
 	}
@@ -147,15 +147,15 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 	for i := range order {
 		order[i] = int32(i)
 	}
-	var idx [std.NumInstances]int32
-	var sc [std.NumScalars]int32
+	var idx [stdengine.NumInstances]int32
+	var sc [stdengine.NumScalars]int32
 	decay := float32(1 - opt.L2)
-	scalarRate := [std.NumScalars]float32{0.1, 0.01, 0.002, 0.002}
+	scalarRate := [stdengine.NumScalars]float32{0.1, 0.01, 0.002, 0.002}
 	if opt.NoMobility {
-		scalarRate[std.ScalarMobility] = 0
-		for s := range std.NumStages {
-			w[s*n+tables+std.ScalarMobility] = 0
-			w0[s*n+tables+std.ScalarMobility] = 0
+		scalarRate[stdengine.ScalarMobility] = 0
+		for s := range stdengine.NumStages {
+			w[s*n+tables+stdengine.ScalarMobility] = 0
+			w0[s*n+tables+stdengine.ScalarMobility] = 0
 		}
 	}
 	for ep := range opt.Epochs {
@@ -171,13 +171,13 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 			x := &samples[i]
 			y := opt.label(x)
 			e := int(x.Empties)
-			own := std.StageOf(e)
+			own := stdengine.StageOf(e)
 			stages := [3]int{own, -1, -1}
 			if e+4 <= 60 {
-				stages[1] = std.StageOf(e + 4)
+				stages[1] = stdengine.StageOf(e + 4)
 			}
 			if e-4 >= 0 {
-				stages[2] = std.StageOf(e - 4)
+				stages[2] = stdengine.StageOf(e - 4)
 			}
 			images := 1
 			if opt.Mirror {
@@ -188,7 +188,7 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 				if im == 1 {
 					p, o = mirror(p), mirror(o)
 				}
-				std.Inputs(p, o, false, &idx, &sc)
+				stdengine.Inputs(p, o, false, &idx, &sc)
 				for j, s := range stages {
 					if s < 0 {
 						continue
@@ -215,8 +215,8 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 			var he float64
 			for k := range held {
 				x := &held[k]
-				std.Inputs(x.P, x.O, false, &idx, &sc)
-				d := predict(w[std.StageOf(int(x.Empties))*n:][:n], tables, &idx, &sc) - float32(x.Final)
+				stdengine.Inputs(x.P, x.O, false, &idx, &sc)
+				d := predict(w[stdengine.StageOf(int(x.Empties))*n:][:n], tables, &idx, &sc) - float32(x.Final)
 				he += float64(d * d)
 			}
 			opt.Log(ep, math.Sqrt(se/float64(max(len(samples), 1))), math.Sqrt(he/float64(max(len(held), 1))))
@@ -224,12 +224,12 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 	}
 	out := make([]int16, len(w))
 	for i, v := range w {
-		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*std.EvalScale))))
+		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*stdengine.EvalScale))))
 	}
 	return out, nil
 }
 
-func predict(ws []float32, tables int, idx *[std.NumInstances]int32, sc *[std.NumScalars]int32) float32 {
+func predict(ws []float32, tables int, idx *[stdengine.NumInstances]int32, sc *[stdengine.NumScalars]int32) float32 {
 	var v float32
 	for _, i := range idx {
 		v += ws[i]
@@ -249,7 +249,7 @@ type ErrStat struct {
 // ModelErrors measures a model against the samples' final results by
 // empties. Below the generation's SolveAt the results are exact values, so
 // those rows are the evaluation's error against perfect play.
-func ModelErrors(samples []Sample, m *std.Model) [61]ErrStat {
+func ModelErrors(samples []Sample, m *stdengine.Model) [61]ErrStat {
 	var out [61]ErrStat
 	var se [61]float64
 	for _, x := range samples {

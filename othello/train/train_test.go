@@ -9,19 +9,16 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
-func testSearcher(t *testing.T) *std.Searcher {
-	m, err := std.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return std.NewSearcher(m, 14)
+func testSearcher(t *testing.T) *stdengine.Searcher {
+	m := stdengine.Embedded()
+	return stdengine.NewSearcher(m, 14)
 }
 
 func quickOptions() GenOptions {
-	return GenOptions{Depth: 1, Sel: std.SelExact, SolveAt: 8, RandomMax: 2, RandomSpan: 20}
+	return GenOptions{Depth: 1, Sel: stdengine.SelExact, SolveAt: 8, RandomMax: 2, RandomSpan: 20}
 }
 
 // quickGames plays n games and returns them with their samples.
@@ -152,10 +149,7 @@ func TestGamesRoundTrip(t *testing.T) {
 // concurrency; an existing chunk is skipped, and an interrupted run
 // leaves no partial file behind.
 func TestChunksResume(t *testing.T) {
-	m, err := std.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := stdengine.Embedded()
 	dir := t.TempDir()
 	cfg := GenConfig{Dir: dir, Chunks: 3, Games: 3, Seed: 7, Concurrency: 2, TTBits: 12, Model: m, Options: quickOptions()}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -203,7 +197,7 @@ func TestFitLearns(t *testing.T) {
 	if err != nil || !(last < zero) {
 		t.Fatalf("fit rmse %.2f, zero model %.2f (%v)", last, zero, err)
 	}
-	if _, err := std.NewModel(w, false); err != nil {
+	if _, err := stdengine.NewModel(w, false); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -217,10 +211,7 @@ func TestFitLearns(t *testing.T) {
 // by row.
 func TestModelErrorsExact(t *testing.T) {
 	_, all := quickGames(t, 5, 3)
-	m, err := std.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := stdengine.Embedded()
 	st := ModelErrors(all, m)
 	n := 0
 	for _, s := range st {

@@ -12,7 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/botarena/gamebot/othello/std"
+	"github.com/botarena/gamebot/othello/bitboard"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 // ValidOptions make a validation set: positions of self-play games
@@ -35,7 +36,7 @@ type ValidOptions struct {
 // empties, a Depth-deep search above. Final and Score are the label. It
 // writes ValidName(dir, i) whole or not at all and does nothing when it
 // exists.
-func ValidChunk(ctx context.Context, dir string, i, games int, seed uint64, opt ValidOptions, s *std.Searcher) (int, error) {
+func ValidChunk(ctx context.Context, dir string, i, games int, seed uint64, opt ValidOptions, s *stdengine.Searcher) (int, error) {
 	name := ValidName(dir, i)
 	if _, err := os.Stat(name); err == nil {
 		return 0, nil
@@ -87,16 +88,16 @@ func ValidChunk(ctx context.Context, dir string, i, games int, seed uint64, opt 
 // label searches p against o from a cleared table (the colours do not
 // matter to the std evaluation). p has a move: the positions come from
 // searched moves.
-func label(ctx context.Context, s *std.Searcher, p, o uint64, opt ValidOptions) (int, bool, bool) {
+func label(ctx context.Context, s *stdengine.Searcher, p, o uint64, opt ValidOptions) (int, bool, bool) {
 	s.Clear()
 	var moves []int
-	for m := std.Moves(p, o); m != 0; m &= m - 1 {
+	for m := bitboard.Moves(p, o); m != 0; m &= m - 1 {
 		moves = append(moves, bits.TrailingZeros64(m))
 	}
 	empties := 64 - bits.OnesCount64(p|o)
-	lim := std.Limits{MaxDepth: opt.Depth, Sel: opt.Sel}
+	lim := stdengine.Limits{MaxDepth: opt.Depth, MidgameSel: opt.Sel}
 	if empties <= opt.ExactAt {
-		lim = std.Limits{MaxDepth: 64, Sel: std.SelExact}
+		lim = stdengine.Limits{MaxDepth: 64, MidgameSel: stdengine.SelExact}
 	}
 	r := s.Search(ctx, p, o, false, moves, lim)
 	if ctx.Err() != nil {

@@ -1,4 +1,4 @@
-package std
+package stdengine
 
 // The transposition table: buckets of two entries, one preferring depth
 // and one always replaced, keyed by the full position. An entry remembers

@@ -1,4 +1,4 @@
-package std
+package stdengine
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strings"
 	"time"
+
+	"github.com/botarena/gamebot/othello/bitboard"
 )
 
 // Selectivity: a ProbCut margin in standard deviations of the error model
@@ -29,33 +31,33 @@ const (
 	featEmpties     = 13 // features are kept up to date down to this many empties
 )
 
-// Options switch parts of the search off, to measure what each brings
-// (othello-engine -without); the zero value is the full engine.
-type Options struct {
-	NoETC        bool // no enhanced transposition cutoffs
-	NoStability  bool // no stability cutoffs
-	NoSortSearch bool // order by mobility alone, never by a shallow search
-	Rebuild      bool // evaluate from indices rebuilt at every evaluation, not updated move by move
+// Without are the parts of the search switched off, to measure what each
+// brings (othello-engine -without); the zero value is the full engine.
+type Without struct {
+	ETC         bool // enhanced transposition cutoffs
+	Stability   bool // stability cutoffs
+	SortSearch  bool // ordering by a shallow search (moves are then ordered by mobility alone)
+	Incremental bool // pattern indices updated move by move (they are then rebuilt at every evaluation)
 }
 
 // ParseWithout reads a comma-separated list of the parts to switch off
 // (etc, stability, sort-search, incremental), as the engine's -without
 // flag and the benchmarks' OTHELLO_WITHOUT give it.
-func ParseWithout(list string) (Options, error) {
-	var o Options
+func ParseWithout(list string) (Without, error) {
+	var o Without
 	for _, part := range strings.Split(list, ",") {
 		switch strings.TrimSpace(part) {
 		case "":
 		case "etc":
-			o.NoETC = true
+			o.ETC = true
 		case "stability":
-			o.NoStability = true
+			o.Stability = true
 		case "sort-search":
-			o.NoSortSearch = true
+			o.SortSearch = true
 		case "incremental":
-			o.Rebuild = true
+			o.Incremental = true
 		default:
-			return Options{}, fmt.Errorf("unknown part %q (etc, stability, sort-search, incremental)", part)
+			return Without{}, fmt.Errorf("unknown part %q (etc, stability, sort-search, incremental)", part)
 		}
 	}
 	return o, nil
@@ -63,13 +65,13 @@ func ParseWithout(list string) (Options, error) {
 
 // Searcher owns one search at a time: the table is kept across moves.
 type Searcher struct {
-	opt   Options
-	model *Model
-	anti  bool // the model's game is the misère one
-	tt    *table
-	feat  [64]Features // features per ply from the root
-	nodes uint64
-	sel   int
+	without Without
+	model   *Model
+	anti    bool // the model's game is the misère one
+	tt      *table
+	feat    [64]Features // features per ply from the root
+	nodes   uint64
+	sel     int
 	// margins are the ProbCut margins of the error model per selectivity.
 	margins *marginTable
 
@@ -87,8 +89,8 @@ func NewSearcher(model *Model, ttBits uint) *Searcher {
 // Misere reports whether the searcher plays the misère game (anti).
 func (s *Searcher) Misere() bool { return s.anti }
 
-// SetOptions switches parts of the search off (see Options).
-func (s *Searcher) SetOptions(o Options) { s.opt = o }
+// SetWithout switches parts of the search off.
+func (s *Searcher) SetWithout(w Without) { s.without = w }
 
 // Clear forgets the table.
 func (s *Searcher) Clear() { s.tt.clear() }
@@ -149,19 +151,19 @@ func (s *Searcher) evalAt(ply int, p, o uint64, white bool, pm uint64) int {
 	empty := ^(p | o)
 	mob := 0
 	if s.model.mobility || pm == 0 {
-		om := Moves(o, p)
+		om := bitboard.Moves(o, p)
 		if pm == 0 && om == 0 {
 			return s.final(p, o)
 		}
 		mob = count(pm) - count(om)
 	}
-	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), mob, potential(o, empty), potential(p, empty)))
+	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), mob, bitboard.Potential(o, empty), bitboard.Potential(p, empty)))
 }
 
 // features are the indices of the position at ply: those kept up to date
-// move by move, or (Options.Rebuild) read off the board again.
+// move by move, or (Without.Incremental) read off the board again.
 func (s *Searcher) features(ply int, p, o uint64, white bool) *Features {
-	if s.opt.Rebuild {
+	if s.without.Incremental {
 		b, w := p, o
 		if white {
 			b, w = o, p
@@ -195,9 +197,9 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 	if depth >= empties {
 		return s.endgame(p, o, ply, white, alpha, beta, empties)
 	}
-	pm := Moves(p, o)
+	pm := bitboard.Moves(p, o)
 	if pm == 0 {
-		if Moves(o, p) == 0 {
+		if bitboard.Moves(o, p) == 0 {
 			return s.final(p, o)
 		}
 		return -s.search(o, p, ply, !white, -beta, -alpha, depth)
@@ -213,8 +215,8 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 	pv := beta-alpha > 1
 	// Stability: the opponent's stable discs bound the score from above
 	// (a cheap count first: only then are they worth finding).
-	if them, us := s.opposing(p, o); alpha >= 64-2*count(them) && !s.opt.NoStability {
-		if bound := 64 - 2*count(Stable(them, us)); bound <= alpha {
+	if them, us := s.opposing(p, o); alpha >= 64-2*count(them) && !s.without.Stability {
+		if bound := 64 - 2*count(bitboard.Stable(them, us)); bound <= alpha {
 			return bound
 		}
 	}
@@ -280,7 +282,7 @@ func (s *Searcher) search1(p, o uint64, ply int, white bool, alpha, beta int, pm
 	empties := 63 - count(p|o) // the children's
 	for m := pm; m != 0; m &= m - 1 {
 		sq := trailing(m)
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		cp, co := o&^f, p|f|1<<uint(sq)
 		s.child(ply, sq, f, white)
 		s.nodes++
@@ -290,14 +292,14 @@ func (s *Searcher) search1(p, o uint64, ply int, white bool, alpha, beta int, pm
 			// The only place a leaf needs both sides' moves; a model
 			// without mobility evaluates the leaf without any (a leaf with
 			// no moves left is evaluated like the others, as in Edax).
-			cm, om := Moves(cp, co), Moves(co, cp)
+			cm, om := bitboard.Moves(cp, co), bitboard.Moves(co, cp)
 			mob, over = count(cm)-count(om), cm == 0 && om == 0
 		}
 		if over {
 			v = -s.final(cp, co)
 		} else {
 			empty := ^(cp | co)
-			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, mob, potential(co, empty), potential(cp, empty)))
+			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, mob, bitboard.Potential(co, empty), bitboard.Potential(cp, empty)))
 		}
 		if v > best {
 			best = v
@@ -322,12 +324,12 @@ func (s *Searcher) search2(p, o uint64, ply int, white bool, alpha, beta int, pm
 	a := alpha
 	for i := range list {
 		sq := list[i].sq
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		cp, co := o&^f, p|f|1<<uint(sq)
 		s.child(ply, sq, f, white)
 		s.nodes++
 		var v int
-		if cm := Moves(cp, co); cm != 0 {
+		if cm := bitboard.Moves(cp, co); cm != 0 {
 			v = -s.search1(cp, co, ply+1, !white, -beta, -a, cm)
 		} else {
 			v = -s.search(cp, co, ply+1, !white, -beta, -a, 1)
@@ -381,14 +383,14 @@ const corners = 0x8100000000000081
 // and potential mobility. On the way it tries the enhanced transposition
 // cutoff: a child whose table bound already refutes the node.
 func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMove, depth, beta int, list []move) ([]move, bool, int) {
-	etc := depth >= etcMinDepth && !s.opt.NoETC
+	etc := depth >= etcMinDepth && !s.without.ETC
 	sd := -1 // shallow search depth for ordering (−1: none)
-	if depth >= sortSearchDepth && !s.opt.NoSortSearch {
+	if depth >= sortSearchDepth && !s.without.SortSearch {
 		sd = min((depth-sortSearchDepth)/3, 3)
 	}
 	for m := pm; m != 0; m &= m - 1 {
 		sq := trailing(m)
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		cp, co := o&^f, p|f|1<<uint(sq)
 		if etc {
 			if e := s.tt.probe(cp, co); e != nil && int(e.depth) >= depth-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
@@ -401,8 +403,8 @@ func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMov
 		if sq == hashMove {
 			sc = 1 << 30
 		} else {
-			cm := Moves(cp, co)
-			sc = squareValue[sq] - 256*int32(count(cm)+count(cm&corners)) - 32*int32(potential(co, ^(cp|co)))
+			cm := bitboard.Moves(cp, co)
+			sc = squareValue[sq] - 256*int32(count(cm)+count(cm&corners)) - 32*int32(bitboard.Potential(co, ^(cp|co)))
 			if sd >= 0 {
 				s.child(ply, sq, f, white)
 				var v int

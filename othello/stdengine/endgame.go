@@ -1,4 +1,6 @@
-package std
+package stdengine
+
+import "github.com/botarena/gamebot/othello/bitboard"
 
 // The endgame: the exact final score within a window (or, below SelExact,
 // a probable one: ProbCut against shallow midgame searches), from the
@@ -29,12 +31,12 @@ func (s *Searcher) endgame(p, o uint64, ply int, white bool, alpha, beta, emptie
 	if s.tick() {
 		return 0
 	}
-	pm := Moves(p, o)
+	pm := bitboard.Moves(p, o)
 	if pm == 0 {
-		if Moves(o, p) == 0 {
+		if bitboard.Moves(o, p) == 0 {
 			return s.final(p, o)
 		}
-		return -s.endgameM(o, p, ply, !white, -beta, -alpha, empties, Moves(o, p))
+		return -s.endgameM(o, p, ply, !white, -beta, -alpha, empties, bitboard.Moves(o, p))
 	}
 	return s.endgameM(p, o, ply, white, alpha, beta, empties, pm)
 }
@@ -42,8 +44,8 @@ func (s *Searcher) endgame(p, o uint64, ply int, white bool, alpha, beta, emptie
 // endgameM is endgame for a position whose moves pm (non-empty) are known.
 func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empties int, pm uint64) int {
 	// Stability: the opponent's stable discs bound the score from above.
-	if them, us := s.opposing(p, o); alpha >= 64-2*count(them) && !s.opt.NoStability {
-		if bound := 64 - 2*count(Stable(them, us)); bound <= alpha {
+	if them, us := s.opposing(p, o); alpha >= 64-2*count(them) && !s.without.Stability {
+		if bound := 64 - 2*count(bitboard.Stable(them, us)); bound <= alpha {
 			return bound
 		}
 	}
@@ -117,10 +119,10 @@ func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empti
 // endSortEval empties a shallow search. It tries enhanced transposition
 // cutoffs on the way.
 func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMove, empties, beta int, list []move) ([]move, bool, int) {
-	etc := empties >= endETCEmpties && !s.opt.NoETC
+	etc := empties >= endETCEmpties && !s.without.ETC
 	empty := ^(p | o)
 	sd := -1
-	if empties >= endSortEval && !s.opt.NoSortSearch {
+	if empties >= endSortEval && !s.without.SortSearch {
 		sd = 0
 		if empties >= 20 {
 			sd = 2
@@ -130,7 +132,7 @@ func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMov
 	}
 	for m := pm; m != 0; m &= m - 1 {
 		sq := trailing(m)
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		cp, co := o&^f, p|f|1<<uint(sq)
 		if etc {
 			if e := s.tt.probe(cp, co); e != nil && int(e.depth) >= empties-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
@@ -143,8 +145,8 @@ func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMov
 		if sq == hashMove {
 			sc = 1 << 30
 		} else {
-			cm := Moves(cp, co)
-			sc = squareValue[sq] - 256*int32(count(cm)+count(cm&corners)) - 16*int32(potential(co, ^(cp|co)))
+			cm := bitboard.Moves(cp, co)
+			sc = squareValue[sq] - 256*int32(count(cm)+count(cm&corners)) - 16*int32(bitboard.Potential(co, ^(cp|co)))
 			if count(empty&quadrantOf[sq])&1 == 1 {
 				sc += 64
 			}
@@ -172,9 +174,9 @@ func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMov
 func (s *Searcher) lastMove(p, o uint64, sq int) int {
 	pc := count(p)
 	v := 2*pc - 63
-	if n := lastFlipCount(sq, p); n > 0 {
+	if n := bitboard.LastFlipCount(sq, p); n > 0 {
 		v = 2*(pc+n) - 62
-	} else if n := lastFlipCount(sq, o); n > 0 {
+	} else if n := bitboard.LastFlipCount(sq, o); n > 0 {
 		v = 2*(pc-n) - 64
 	}
 	if s.anti {
@@ -188,16 +190,16 @@ func (s *Searcher) lastMove(p, o uint64, sq int) int {
 // false when neither is legal.
 func (s *Searcher) lastTwo(p, o uint64, a, b int, beta int) (int, bool) {
 	best := -65
-	if o&neighbours(1<<uint(a)) != 0 {
-		if f := Flips(a, p, o); f != 0 {
+	if o&bitboard.Neighbours(1<<uint(a)) != 0 {
+		if f := bitboard.Flips(a, p, o); f != 0 {
 			s.nodes++
 			if best = -s.lastMove(o&^f, p|f|1<<uint(a), b); best >= beta {
 				return best, true
 			}
 		}
 	}
-	if o&neighbours(1<<uint(b)) != 0 {
-		if f := Flips(b, p, o); f != 0 {
+	if o&bitboard.Neighbours(1<<uint(b)) != 0 {
+		if f := bitboard.Flips(b, p, o); f != 0 {
 			s.nodes++
 			best = max(best, -s.lastMove(o&^f, p|f|1<<uint(b), a))
 		}
@@ -243,10 +245,10 @@ func (s *Searcher) solveSmall(p, o uint64, alpha, beta, empties int, passed bool
 	}
 	best := -65
 	for _, sq := range sqs[:n] {
-		if o&neighbours(1<<uint(sq)) == 0 {
+		if o&bitboard.Neighbours(1<<uint(sq)) == 0 {
 			continue
 		}
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		if f == 0 {
 			continue
 		}

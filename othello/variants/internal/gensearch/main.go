@@ -1,6 +1,6 @@
-// Command gensearch writes othello/search10_gen.go from othello/search8.go by
-// renaming every identifier that ends in 8 (bits8, pos8, searcher8, …) to
-// end in 10. Run it with go generate in the othello directory.
+// Command gensearch writes othello/variants/search10_gen.go from
+// search8.go by renaming every identifier that ends in 8 (bits8, pos8,
+// Searcher8, …) to end in 10. Run it with go generate ./othello/variants.
 package main
 
 import (

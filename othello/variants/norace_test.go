@@ -1,5 +1,5 @@
 //go:build !race
 
-package std
+package variants
 
 const raceEnabled = false

@@ -1,4 +1,4 @@
-package std
+package stdengine
 
 import (
 	"bytes"
@@ -9,48 +9,18 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/botarena/gamebot/othello/bitboard"
 )
-
-func TestPerft(t *testing.T) {
-	want := []uint64{1, 4, 12, 56, 244, 1396, 8200, 55092, 390216}
-	for d, w := range want {
-		if got := Perft(startP, startO, d); got != w {
-			t.Errorf("perft %d = %d, want %d", d, got, w)
-		}
-	}
-}
-
-// refFlips flips by walking each direction square by square.
-func refFlips(sq int, p, o uint64) uint64 {
-	var all uint64
-	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
-		var run uint64
-		c, r := sq%8+d[0], sq/8+d[1]
-		for c >= 0 && c < 8 && r >= 0 && r < 8 {
-			b := uint64(1) << uint(r*8+c)
-			if o&b != 0 {
-				run |= b
-			} else {
-				if p&b != 0 {
-					all |= run
-				}
-				break
-			}
-			c += d[0]
-			r += d[1]
-		}
-	}
-	return all
-}
 
 // randomGame plays random moves from the start and returns the positions
 // (mover, opponent, white to move) it went through.
 func randomGame(rng *rand.Rand) (ps, os []uint64, whites []bool) {
 	p, o, white := uint64(startP), uint64(startO), false
 	for {
-		m := Moves(p, o)
+		m := bitboard.Moves(p, o)
 		if m == 0 {
-			if Moves(o, p) == 0 {
+			if bitboard.Moves(o, p) == 0 {
 				return
 			}
 			p, o, white = o, p, !white
@@ -62,84 +32,8 @@ func randomGame(rng *rand.Rand) (ps, os []uint64, whites []bool) {
 			m &= m - 1
 		}
 		sq := trailing(m)
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		p, o, white = o&^f, p|f|1<<uint(sq), !white
-	}
-}
-
-func TestFlipsAndMovesMatchWalk(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 300 {
-		ps, os, _ := randomGame(rng)
-		for i := range ps {
-			p, o := ps[i], os[i]
-			var moves uint64
-			for sq := range 64 {
-				if (p|o)>>uint(sq)&1 != 0 {
-					continue
-				}
-				f := refFlips(sq, p, o)
-				if got := Flips(sq, p, o); got != f {
-					t.Fatalf("Flips(%d) = %x, want %x", sq, got, f)
-				}
-				if f != 0 {
-					moves |= 1 << uint(sq)
-				}
-			}
-			if got := Moves(p, o); got != moves {
-				t.Fatalf("Moves = %x, want %x", got, moves)
-			}
-		}
-	}
-}
-
-func TestLastFlipCount(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 20000 {
-		sq := rng.IntN(64)
-		p := rng.Uint64() &^ (1 << uint(sq))
-		o := ^p &^ (1 << uint(sq))
-		if got, want := lastFlipCount(sq, p), bits.OnesCount64(refFlips(sq, p, o)); got != want {
-			t.Fatalf("lastFlipCount(%d, %x) = %d, want %d", sq, p, got, want)
-		}
-	}
-}
-
-// TestStableIsStable: no later move of a random game flips a disc that
-// Stable reported.
-func TestStableIsStable(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	found := 0
-	for range 300 {
-		ps, os, ws := randomGame(rng)
-		black := func(j int) uint64 {
-			if ws[j] {
-				return os[j]
-			}
-			return ps[j]
-		}
-		whiteDiscs := func(j int) uint64 {
-			if ws[j] {
-				return ps[j]
-			}
-			return os[j]
-		}
-		for i := range ps {
-			st := Stable(ps[i], os[i]) // the mover's
-			found += bits.OnesCount64(st)
-			for j := i + 1; j < len(ps); j++ {
-				own := black(j)
-				if ws[i] {
-					own = whiteDiscs(j)
-				}
-				if st&^own != 0 {
-					t.Fatalf("position %d: stable discs %x flipped by move %d", i, st&^own, j)
-				}
-			}
-		}
-	}
-	if found == 0 {
-		t.Fatal("no stable disc found in 300 games")
 	}
 }
 
@@ -149,9 +43,9 @@ func TestFeaturesIncremental(t *testing.T) {
 		p, o, white := uint64(startP), uint64(startO), false
 		f := featuresOf(p, o)
 		for {
-			m := Moves(p, o)
+			m := bitboard.Moves(p, o)
 			if m == 0 {
-				if Moves(o, p) == 0 {
+				if bitboard.Moves(o, p) == 0 {
 					break
 				}
 				p, o, white = o, p, !white
@@ -162,7 +56,7 @@ func TestFeaturesIncremental(t *testing.T) {
 				m &= m - 1
 			}
 			sq := trailing(m)
-			fl := Flips(sq, p, o)
+			fl := bitboard.Flips(sq, p, o)
 			updateFeatures(&f, sq, fl, white)
 			p, o, white = o&^fl, p|fl|1<<uint(sq), !white
 			b, w := p, o
@@ -179,9 +73,9 @@ func TestFeaturesIncremental(t *testing.T) {
 // minimax is the plain reference solver: final score for the mover (in
 // the misère game, the opponent's discs minus the mover's).
 func minimax(p, o uint64, misere bool) int {
-	m := Moves(p, o)
+	m := bitboard.Moves(p, o)
 	if m == 0 {
-		if Moves(o, p) == 0 {
+		if bitboard.Moves(o, p) == 0 {
 			d := bits.OnesCount64(p) - bits.OnesCount64(o)
 			if misere {
 				d = -d
@@ -193,7 +87,7 @@ func minimax(p, o uint64, misere bool) int {
 	best := -65
 	for ; m != 0; m &= m - 1 {
 		sq := trailing(m)
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		best = max(best, -minimax(o&^f, p|f|1<<uint(sq), misere))
 	}
 	return best
@@ -211,12 +105,28 @@ func positionAt(rng *rand.Rand, empties int) (p, o uint64, white bool) {
 	}
 }
 
-func testModel(t testing.TB) *Model {
-	m, err := Embedded()
+func testModel(testing.TB) *Model { return Embedded() }
+
+// TestEmbedded decodes the embedded evaluation: Embedded panics on a
+// build whose model does not decode, and this is the test that says so
+// before a binary does.
+func TestEmbedded(t *testing.T) {
+	m, err := DecodeModel(embedded)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the embedded model: %v", err)
 	}
-	return m
+	if m.Misere {
+		t.Fatal("the embedded model is an anti model")
+	}
+	if Embedded() == nil {
+		t.Fatal("no embedded model")
+	}
+}
+
+func TestStageLen(t *testing.T) {
+	if got := kindOffset[numKinds] + NumScalars; got != StageLen {
+		t.Fatalf("kind tables and scalars: %d weights a stage, StageLen %d", got, StageLen)
+	}
 }
 
 func TestEndgameMatchesMinimax(t *testing.T) {
@@ -263,9 +173,9 @@ func negamax(s *Searcher, p, o uint64, white bool, depth int) int {
 		b, w = o, p
 	}
 	s.feat[0] = featuresOf(b, w)
-	m := Moves(p, o)
+	m := bitboard.Moves(p, o)
 	if m == 0 {
-		if Moves(o, p) == 0 {
+		if bitboard.Moves(o, p) == 0 {
 			return s.final(p, o)
 		}
 		return -negamax(s, o, p, !white, depth)
@@ -276,7 +186,7 @@ func negamax(s *Searcher, p, o uint64, white bool, depth int) int {
 	best := -65
 	for ; m != 0; m &= m - 1 {
 		sq := trailing(m)
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		best = max(best, -negamax(s, o&^f, p|f|1<<uint(sq), !white, depth-1))
 	}
 	return best
@@ -313,46 +223,6 @@ func TestSearchMatchesNegamax(t *testing.T) {
 	}
 }
 
-// FFO #40 (public endgame test data): black to move, 20 empties, +38 by a2.
-const ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------"
-
-func boardOf(s string) (x, o uint64) {
-	for i, c := range s {
-		switch c {
-		case 'X':
-			x |= 1 << uint(i)
-		case 'O':
-			o |= 1 << uint(i)
-		}
-	}
-	return x, o
-}
-
-func TestFFO40(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("a 20-empty solve is a benchmark under -race/-short")
-	}
-	x, o := boardOf(ffo40)
-	s := NewSearcher(testModel(t), 20)
-	r := s.Search(context.Background(), x, o, false, movesList(x, o), Limits{MaxDepth: 64})
-	if r.Score != 38 || r.Move != 8 || !r.Exact {
-		t.Fatalf("FFO #40: %+v, want a2 (8) +38 exact", r)
-	}
-	t.Logf("FFO #40: %d nodes", r.Nodes)
-}
-
-func BenchmarkFFO40(b *testing.B) {
-	x, o := boardOf(ffo40)
-	s := NewSearcher(testModel(b), 20)
-	var nodes uint64
-	for b.Loop() {
-		s.Clear()
-		r := s.Search(context.Background(), x, o, false, movesList(x, o), Limits{MaxDepth: 64})
-		nodes += r.Nodes
-	}
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-}
-
 // midgameSet is a fixed set of self-play positions (seed 2026) at 28–48
 // empties for the speed and node-count benchmarks.
 func midgameSet(tb testing.TB) []Position {
@@ -373,12 +243,12 @@ func BenchmarkMidgame(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.SetOptions(without)
+	s.SetWithout(without)
 	var nodes uint64
 	for b.Loop() {
 		for _, pos := range set {
 			s.Clear()
-			r := s.Search(context.Background(), pos.P, pos.O, pos.White, movesList(pos.P, pos.O), Limits{MaxDepth: depth, Sel: sel})
+			r := s.Search(context.Background(), pos.P, pos.O, pos.White, movesList(pos.P, pos.O), Limits{MaxDepth: depth, MidgameSel: sel})
 			nodes += r.Nodes
 		}
 	}
@@ -416,12 +286,12 @@ func BenchmarkEndgame(b *testing.B) {
 func TestParseWithout(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want Options
+		want Without
 		bad  bool
 	}{
-		{in: "", want: Options{}},
-		{in: "etc, stability", want: Options{NoETC: true, NoStability: true}},
-		{in: "sort-search,incremental", want: Options{NoSortSearch: true, Rebuild: true}},
+		{in: "", want: Without{}},
+		{in: "etc, stability", want: Without{ETC: true, Stability: true}},
+		{in: "sort-search,incremental", want: Without{SortSearch: true, Incremental: true}},
 		{in: "etc,probcut", bad: true},
 	} {
 		got, err := ParseWithout(tc.in)

@@ -7,7 +7,7 @@ import (
 )
 
 // TestGeneratedUpToDate fails when search10_gen.go was not regenerated
-// after an edit of search8.go (run go generate ./othello).
+// after an edit of search8.go (run go generate ./othello/variants).
 func TestGeneratedUpToDate(t *testing.T) {
 	src, err := os.ReadFile("../../search8.go")
 	if err != nil {
@@ -22,7 +22,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("search10_gen.go is stale: run go generate ./othello")
+		t.Fatal("search10_gen.go is stale: run go generate ./othello/variants")
 	}
 }
 

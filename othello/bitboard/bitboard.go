@@ -1,15 +1,12 @@
-// Package std is the engine of standard 8×8 Othello: bitboards, an
-// evaluation by patterns whose indices are updated move by move, a
-// selective midgame search (multi-ProbCut with an error model fitted from
-// its own searches), a selective and an exact endgame, and a time plan for
-// FlipSight's clocks. The othello package asks it for std moves; the
-// training command fits its evaluation.
+// Package bitboard holds the board primitives both Othello engines (and
+// the rules) build on: move generation, flips, neighbours, stable discs
+// and perft, as pure functions of bitboards. It knows no game mode and
+// imports no engine.
 //
-// Boards are two bitboards from the side to move's view: bit i is square
-// i (a1 = 0, h1 = 7, a2 = 8, …, h8 = 63). Scores are final disc
-// differences for the side to move, in whole discs (−64..64); the
-// evaluation works in finer units (EvalScale per disc) and is rounded.
-package std
+// An 8×8 board is a uint64: bit i is square i (a1 = 0, h1 = 7, a2 = 8, …,
+// h8 = 63); a position is two of them, the side to move's discs and the
+// opponent's. A 10×10 board is a Bits10 (bits10.go).
+package bitboard
 
 import "math/bits"
 
@@ -18,6 +15,9 @@ const (
 	notHFile = 0x7f7f7f7f7f7f7f7f
 	inner    = 0x7e7e7e7e7e7e7e7e
 )
+
+// Centre is the four centre squares of an 8×8 board: d4, e4, d5, e5.
+const Centre = 1<<27 | 1<<28 | 1<<35 | 1<<36
 
 // shiftMoves returns the squares reached by sliding from p over a run of
 // at least one mask square, in both directions of one line (shift d).
@@ -86,10 +86,10 @@ func flipDown(ray, p, o uint64) uint64 {
 	return ray &^ (first<<1 - 1) & -((t | -t) >> 63)
 }
 
-// lastFlipCount is the number of discs p flips by playing sq when o holds
+// LastFlipCount is the number of discs p flips by playing sq when o holds
 // every other square but sq (the last empty square): only the count
 // matters there, and a full board needs no mask of empties.
-func lastFlipCount(sq int, p uint64) int {
+func LastFlipCount(sq int, p uint64) int {
 	r := &rays[sq]
 	n := 0
 	for d := range 4 { // increasing: the first p disc along the ray ends the run
@@ -106,17 +106,17 @@ func lastFlipCount(sq int, p uint64) int {
 	return n
 }
 
-// neighbours returns the squares adjacent to b (b's own squares too where
+// Neighbours returns the squares adjacent to b (b's own squares too where
 // they touch each other).
-func neighbours(b uint64) uint64 {
+func Neighbours(b uint64) uint64 {
 	h := (b<<1)&notAFile | (b>>1)&notHFile
 	x := b | h
 	return h | x<<8 | x>>8
 }
 
-// potential is the potential mobility of the side whose opponent holds o:
+// Potential is the potential mobility of the side whose opponent holds o:
 // the empty squares next to an opponent disc.
-func potential(o, empty uint64) int { return bits.OnesCount64(neighbours(o) & empty) }
+func Potential(o, empty uint64) int { return bits.OnesCount64(Neighbours(o) & empty) }
 
 // Stable discs: a disc is stable when, on each of its four lines, the line
 // is full or a neighbour on it is the edge or a stable disc of its colour.

@@ -1,8 +1,10 @@
-package std
+package stdengine
 
 import (
 	"context"
 	"time"
+
+	"github.com/botarena/gamebot/othello/bitboard"
 )
 
 // Limits bound a root search.
@@ -13,26 +15,28 @@ type Limits struct {
 	Soft time.Duration
 	// Deadline abandons the running iteration (zero: none).
 	Deadline time.Time
-	// Sel is the midgame selectivity (0 … SelExact).
-	Sel int
-	// Selective: from this many empties the root solves, probably first
-	// (selectivity rising to SelExact) — 0: never.
-	Selective int
-	// Exact: from this many empties the root's solves go on to SelExact;
-	// above it they stop at the selectivity the time allows.
-	Exact int
+	// MidgameSel is the selectivity of the midgame iterations: a
+	// multi-ProbCut level, 0 (1.0σ) … SelExact (no ProbCut).
+	MidgameSel int
+	// ProbableEmpties: from this many empties on, the root solves after
+	// the midgame iterations, probable solves first (selectivity rising
+	// from MidgameSel); 0: never.
+	ProbableEmpties int
+	// ExactEmpties: from this many empties on, the solves go on to
+	// SelExact (an exact solve); above it they stop at SelExact−1.
+	ExactEmpties int
 	// SolveAfter: the midgame depth reached before the root starts solving.
 	SolveAfter int
 }
 
 // Result is what a root search found.
 type Result struct {
-	Move  int    // best move (square)
-	Score int    // its score in discs for the side to move
-	Depth int    // completed depth (≥ empties: a solve)
-	Sel   int    // selectivity of that iteration (SelExact: no ProbCut)
-	Exact bool   // Score is the proven final score
-	Nodes uint64 // nodes searched
+	Move        int    // best move (square)
+	Score       int    // its score in discs for the side to move
+	Depth       int    // completed depth (≥ empties: a solve)
+	Selectivity int    // of that iteration (SelExact: no ProbCut)
+	Exact       bool   // Score is the proven final score
+	Nodes       uint64 // nodes searched
 }
 
 // Search chooses among moves (legal moves of p against o; white: white is
@@ -57,9 +61,9 @@ func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []
 	}
 	roots := make([]root, 0, len(moves))
 	for _, sq := range moves {
-		f := Flips(sq, p, o)
+		f := bitboard.Flips(sq, p, o)
 		r := root{sq: sq, f: f, cp: o &^ f, co: p | f | 1<<uint(sq)}
-		cm := Moves(r.cp, r.co)
+		cm := bitboard.Moves(r.cp, r.co)
 		r.score = int(squareValue[sq]) - 64*count(cm)
 		roots = append(roots, r)
 	}
@@ -75,11 +79,11 @@ func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []
 		}
 	}
 	sortRoots()
-	res := Result{Move: roots[0].sq, Sel: lim.Sel}
+	res := Result{Move: roots[0].sq, Selectivity: lim.MidgameSel}
 	if len(roots) == 1 && (lim.Soft > 0 || !lim.Deadline.IsZero()) {
 		// On the clock, a forced move is played at once; at a fixed depth
 		// (tests, self-play) it is searched for its score.
-		s.sel = lim.Sel
+		s.sel = lim.MidgameSel
 		s.child(0, roots[0].sq, roots[0].f, white)
 		res.Score = -s.search(roots[0].cp, roots[0].co, 1, !white, -64, 64, 0)
 		res.Nodes = s.nodes
@@ -93,15 +97,15 @@ func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []
 	// then (when the empties allow) solves at rising selectivity.
 	type iter struct{ depth, sel int }
 	var plan []iter
-	solving := lim.Selective > 0 && empties <= lim.Selective
+	solving := lim.ProbableEmpties > 0 && empties <= lim.ProbableEmpties
 	for d := 1; d <= maxDepth && d < empties && !(solving && d > lim.SolveAfter); d++ {
-		plan = append(plan, iter{d, lim.Sel})
+		plan = append(plan, iter{d, lim.MidgameSel})
 	}
 	if solving || maxDepth >= empties {
-		first, last := lim.Sel, SelExact
+		first, last := lim.MidgameSel, SelExact
 		if !solving {
 			first = SelExact // a fixed depth that reaches the end solves
-		} else if empties > lim.Exact {
+		} else if empties > lim.ExactEmpties {
 			last = SelExact - 1
 		}
 		for sel := first; sel <= last; sel++ {
@@ -173,7 +177,7 @@ func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []
 			break
 		}
 		sortRoots()
-		res.Move, res.Score, res.Depth, res.Sel = bestSq, best, depth, it.sel
+		res.Move, res.Score, res.Depth, res.Selectivity = bestSq, best, depth, it.sel
 		res.Exact = depth >= empties && it.sel == SelExact
 		if lim.Soft > 0 && time.Since(start) > lim.Soft {
 			break

@@ -1,4 +1,4 @@
-package othello
+package variants
 
 // geometry describes the squares of a board shape that matter to the
 // evaluation: anchors (squares that can never be flipped once taken: a disc
@@ -16,10 +16,9 @@ type geometry struct {
 	edge    [4][]int   // squares with an edge or blocked neighbour on that direction
 }
 
-func newGeometry(mode Mode) *geometry {
-	size := mode.Size()
+func newGeometry(size int, r Rules) *geometry {
 	g := &geometry{size: size, blocked: make([]bool, size*size), sqv: make([]int, size*size)}
-	for _, b := range mode.Blocked() {
+	for _, b := range r.Blocked {
 		g.blocked[b] = true
 	}
 	off := func(c, r int) bool {
@@ -92,7 +91,7 @@ func newGeometry(mode Mode) *geometry {
 			g.lines[d] = append(g.lines[d], ln)
 		}
 	}
-	if mode == Anti {
+	if r.Misere {
 		for i := range g.sqv {
 			g.sqv[i] = -g.sqv[i]
 		}

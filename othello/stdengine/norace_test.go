@@ -1,5 +1,5 @@
 //go:build !race
 
-package othello
+package stdengine
 
 const raceEnabled = false

@@ -1,4 +1,4 @@
-package std
+package stdengine
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/botarena/gamebot/othello/bitboard"
 )
 
 // Fitting the ProbCut error model: on positions of games played by this
@@ -40,9 +42,9 @@ func SelfPlayPositions(rng *rand.Rand, model *Model, n, minE, maxE int) []Positi
 		p, o, white := uint64(startP), uint64(startO), false
 		var cands []Position
 		for ply := 0; ; ply++ {
-			m := Moves(p, o)
+			m := bitboard.Moves(p, o)
 			if m == 0 {
-				if Moves(o, p) == 0 {
+				if bitboard.Moves(o, p) == 0 {
 					break
 				}
 				p, o, white = o, p, !white
@@ -55,9 +57,9 @@ func SelfPlayPositions(rng *rand.Rand, model *Model, n, minE, maxE int) []Positi
 			moves := movesList(p, o)
 			sq := moves[rng.IntN(len(moves))]
 			if ply >= 8 && rng.IntN(8) != 0 {
-				sq = s.Search(context.Background(), p, o, white, moves, Limits{MaxDepth: 2, Sel: SelExact}).Move
+				sq = s.Search(context.Background(), p, o, white, moves, Limits{MaxDepth: 2, MidgameSel: SelExact}).Move
 			}
-			f := Flips(sq, p, o)
+			f := bitboard.Flips(sq, p, o)
 			p, o, white = o&^f, p|f|1<<uint(sq), !white
 		}
 		if len(cands) > 0 {
@@ -74,7 +76,7 @@ const (
 
 func movesList(p, o uint64) []int {
 	var l []int
-	for m := Moves(p, o); m != 0; m &= m - 1 {
+	for m := bitboard.Moves(p, o); m != 0; m &= m - 1 {
 		l = append(l, trailing(m))
 	}
 	return l

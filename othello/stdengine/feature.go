@@ -1,4 +1,4 @@
-package std
+package stdengine
 
 // The evaluation reads the board through pattern instances, as Logistello,
 // Edax and NTest do: each instance is a list of squares whose contents

@@ -1,4 +1,4 @@
-package std
+package stdengine
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"io"
 	"math/bits"
 	"sync"
+
+	"github.com/botarena/gamebot/othello/bitboard"
 )
 
 // EvalScale is the evaluation's units per disc.
@@ -42,8 +44,9 @@ var kindOffset = func() (off [numKinds + 1]int) {
 }()
 
 // StageLen is the number of weights of one stage: the kind tables in kind
-// order, then the scalars.
-var StageLen = kindOffset[numKinds] + NumScalars
+// order (3^squares each: 3⁹ + 2·3¹⁰ + 4·3⁸ + 3⁷ + 3⁶ + 3⁵ + 3⁴, which
+// TestStageLen checks against kindOffset), then the scalars.
+const StageLen = 167265 + NumScalars
 
 // Model is a fitted evaluation: NumStages × StageLen weights in EvalScale
 // units, indexed for black to move, plus the same tables indexed for white
@@ -122,8 +125,8 @@ func (m *Model) Eval(p, o uint64, white bool) float64 {
 	}
 	f := featuresOf(b, w)
 	empty := ^(p | o)
-	mob := bits.OnesCount64(Moves(p, o)) - bits.OnesCount64(Moves(o, p))
-	return float64(m.eval(&f, white, bits.OnesCount64(empty), mob, potential(o, empty), potential(p, empty))) / EvalScale
+	mob := bits.OnesCount64(bitboard.Moves(p, o)) - bits.OnesCount64(bitboard.Moves(o, p))
+	return float64(m.eval(&f, white, bits.OnesCount64(empty), mob, bitboard.Potential(o, empty), bitboard.Potential(p, empty))) / EvalScale
 }
 
 // Inputs describes a position as the model reads it, for fitting: the
@@ -146,9 +149,9 @@ func Inputs(p, o uint64, white bool, idx *[NumInstances]int32, scalars *[NumScal
 	}
 	empty := ^(p | o)
 	scalars[ScalarBias] = 1
-	scalars[ScalarMobility] = int32(bits.OnesCount64(Moves(p, o)) - bits.OnesCount64(Moves(o, p)))
-	scalars[ScalarPotMover] = int32(potential(o, empty))
-	scalars[ScalarPotOpp] = int32(potential(p, empty))
+	scalars[ScalarMobility] = int32(bits.OnesCount64(bitboard.Moves(p, o)) - bits.OnesCount64(bitboard.Moves(o, p)))
+	scalars[ScalarPotMover] = int32(bitboard.Potential(o, empty))
+	scalars[ScalarPotOpp] = int32(bitboard.Potential(p, empty))
 	return StageOf(bits.OnesCount64(empty))
 }
 
@@ -201,7 +204,19 @@ func DecodeModel(b []byte) (*Model, error) {
 //go:embed eval.bin.gz
 var embedded []byte
 
-// Embedded is the model built into the binary, decoded once.
-var Embedded = sync.OnceValues(func() (*Model, error) { return DecodeModel(embedded) })
+// embeddedModel decodes the embedded model once, on first use.
+var embeddedModel = sync.OnceValue(func() *Model {
+	m, err := DecodeModel(embedded)
+	if err != nil {
+		panic("stdengine: the embedded evaluation does not decode: " + err.Error())
+	}
+	return m
+})
+
+// Embedded is the std evaluation built into the binary. Its bytes are part
+// of the build, so it cannot fail to decode in a binary whose tests pass
+// (TestEmbedded decodes it); a build that broke it panics at the first
+// std move rather than playing std with anything else.
+func Embedded() *Model { return embeddedModel() }
 
 func trailing(b uint64) int { return bits.TrailingZeros64(b) }
