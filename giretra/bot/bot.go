@@ -148,6 +148,9 @@ type Bot struct {
 	// play.
 	plays []play
 	steps []bidStep
+	// explain, when set, hears the values behind each searched card
+	// (Explain).
+	explain func(CardValues)
 }
 
 type negRecord struct {

@@ -68,6 +68,7 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 	if !ok || !pc.valid.Has(res.Card) {
 		return prior
 	}
+	b.explained(v, ExplainSearch, pc.valid, &res.Value, 1, res.Samples, prior, res.Card)
 	return res.Card
 }
 
@@ -161,6 +162,7 @@ func (b *Bot) rolloutCard(ctx context.Context, v *giretra.PlayView, pc *playCtx,
 			best, bestV = c, val
 		}
 	}
+	b.explained(v, ExplainRollout, pc.valid, &sum, done, done, prior, best)
 	return best
 }
 
