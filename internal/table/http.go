@@ -75,6 +75,8 @@ func (h *Hub) Handler(logger *slog.Logger) http.Handler {
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "method " + r.Method + " not allowed on " + r.URL.Path})
 	})
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/play", http.StatusFound) })
+	// Browsers ask for an icon on their own; there is none to send.
+	r.Get("/favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	r.Get("/play", h.lobby)
 	r.Get("/play/kit.js", asset("kit.js", kitJS))
 	r.Get("/play/kit.css", asset("kit.css", kitCSS))
