@@ -1,0 +1,154 @@
+// The Othello table: draws the view the server sends (boards, clocks,
+// the squares the person may play) and sends the person's moves. The
+// server's rules decide; the page only marks what the view offers.
+"use strict";
+(() => {
+  const { el, $ } = Kit;
+  let built = "", focus = 0, got = 0, lastView = null;
+
+  const setup = $("#setup-form");
+  const syncSetup = () => {
+    const watch = $("#watch").checked;
+    $("#play-opts").hidden = watch;
+    $("#watch-opts").hidden = !watch;
+    const xot = $("#start").querySelector('option[value="xot"]');
+    xot.disabled = $("#mode").value !== "std";
+    if (xot.disabled && $("#start").value === "xot") $("#start").value = "initial";
+  };
+  setup.addEventListener("change", syncSetup);
+  syncSetup();
+  setup.addEventListener("submit", (e) => {
+    e.preventDefault();
+    Kit.create(Kit.form(setup));
+  });
+
+  const sqName = (sq, n) => String.fromCharCode(97 + (sq % n)) + (Math.floor(sq / n) + 1);
+  const colourName = (c) => (c === 1 ? "black" : c === 2 ? "white" : "");
+  const clockText = (ms) => {
+    if (ms === null || ms === undefined) return "";
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  };
+
+  function build(v) {
+    const box = $("#boards");
+    box.textContent = "";
+    v.legs.forEach((leg, li) => {
+      const board = el("div", { class: "board", id: "board-" + li, role: "grid", "aria-label": leg.title });
+      board.style.gridTemplateColumns = `repeat(${v.size}, 1fr)`;
+      for (let sq = 0; sq < v.size * v.size; sq++) {
+        const name = sqName(sq, v.size);
+        board.append(el("button", {
+          class: "sq", type: "button", id: `sq-${li}-${name}`, tabindex: "-1", dataset: { sq: name, leg: li },
+          onclick: () => play(li, name), onkeydown: (e) => keys(e, li, sq, v.size),
+        }));
+      }
+      box.append(el("div", { class: "leg", id: "leg-" + li },
+        el("h2", {}, leg.title),
+        el("div", { class: "players" }, el("span", { id: `p-${li}-1` }), el("span", { id: `p-${li}-2` })),
+        board,
+        el("p", { class: "pass", id: `pass-${li}`, "aria-live": "off" })));
+    });
+    built = v.legs.length + "x" + v.size;
+  }
+
+  // play sends the move on a square the view offers; a square it does not
+  // offer is said so (the typed form sends anything: the server judges).
+  function play(li, name) {
+    const leg = lastView && lastView.legs[li];
+    if (!leg || !(leg.legal || []).includes(name)) {
+      Kit.say(name + " is not one of your moves now.", true);
+      return;
+    }
+    Kit.act({ move: name });
+  }
+
+  // Arrow keys move the focus over the board, Enter or Space plays there.
+  function keys(e, li, sq, n) {
+    const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -n, ArrowDown: n }[e.key];
+    if (d !== undefined) {
+      e.preventDefault();
+      const to = sq + d;
+      if (to < 0 || to >= n * n || (Math.abs(d) === 1 && Math.floor(to / n) !== Math.floor(sq / n))) return;
+      focus = to;
+      const b = $(`#sq-${li}-${sqName(to, n)}`);
+      if (b) { roving(li); b.focus(); }
+    }
+  }
+  function roving(li) {
+    document.querySelectorAll(".board button.sq").forEach((b) => {
+      b.tabIndex = Number(b.dataset.leg) === li && b.id === `sq-${li}-${sqName(focus, lastView.size)}` ? 0 : -1;
+    });
+  }
+
+  function render(v) {
+    lastView = v;
+    got = performance.now();
+    document.body.dataset.mode = v.mode;
+    if (built !== v.legs.length + "x" + v.size) build(v);
+    let mine = -1;
+    v.legs.forEach((leg, li) => {
+      const board = $("#board-" + li);
+      const legal = new Set(leg.legal || []);
+      if (legal.size) mine = li;
+      for (const b of board.children) {
+        const i = [...board.children].indexOf(b);
+        const c = leg.cells[i];
+        let cls = "sq";
+        let what = "empty";
+        if (c === "x") { cls += " x"; what = "black"; } else if (c === "o") { cls += " o"; what = "white"; } else if (c === "#") { cls += " blocked"; what = "blocked"; }
+        if (b.dataset.sq === leg.last) cls += " last";
+        if (legal.has(b.dataset.sq)) { cls += " legal"; what += ", your move"; }
+        b.className = cls;
+        b.setAttribute("aria-label", `${b.dataset.sq}: ${what}${b.dataset.sq === leg.last ? ", last move" : ""}`);
+        b.disabled = false;
+      }
+      for (const c of [1, 2]) {
+        const p = leg.players[c - 1];
+        const span = $(`#p-${li}-${c}`);
+        span.className = leg.turn === c && !leg.over ? "turn" : "";
+        span.textContent = `${c === 1 ? "●" : "○"} ${p.name} · ${p.discs}` + (p.clock_ms !== null ? " · " : "");
+        if (p.clock_ms !== null) span.append(el("span", { class: "clock", id: `clock-${li}-${c}`, dataset: { ms: p.clock_ms, running: p.running ? "1" : "" } }, clockText(p.clock_ms)));
+      }
+      $("#pass-" + li).textContent = leg.pass || "";
+      board.dataset.turn = colourName(leg.turn);
+      board.dataset.over = leg.over ? "1" : "";
+    });
+    document.body.dataset.turn = mine >= 0 ? "you" : v.over ? "over" : "wait";
+    if (mine >= 0) {
+      const b = $(`#sq-${mine}-${sqName(focus, v.size)}`);
+      if (b) roving(mine);
+    }
+    $("#headline").textContent = v.headline || "";
+    $("#move-form").hidden = v.watch;
+    $("#watch-controls").hidden = !v.watch;
+    if (v.watch) {
+      $("#pause").textContent = v.paused ? "Resume" : "Pause";
+      $("#step").disabled = !v.paused;
+      if (document.activeElement !== $("#speed")) $("#speed").value = String(v.speed);
+    }
+    const over = $("#over");
+    over.hidden = !v.over;
+    over.textContent = v.over ? v.result : "";
+    document.body.dataset.over = v.over ? "1" : "";
+  }
+
+  // The clocks run down between views (the server's clock decides).
+  setInterval(() => {
+    document.querySelectorAll(".clock[data-running='1']").forEach((c) => {
+      c.textContent = clockText(Number(c.dataset.ms) - (performance.now() - got));
+    });
+  }, 250);
+
+  $("#move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const t = $("#move-input").value.trim();
+    if (!t) return;
+    Kit.act({ move: t }).then((ok) => { if (ok) $("#move-input").value = ""; });
+  });
+  $("#pause").addEventListener("click", () => Kit.act({ control: lastView && lastView.paused ? "resume" : "pause" }));
+  $("#step").addEventListener("click", () => Kit.act({ control: "step" }));
+  $("#speed").addEventListener("change", () => Kit.act({ control: "speed", ms: Number($("#speed").value) }));
+
+  Kit.start("othello", render);
+})();

@@ -1,0 +1,299 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/botarena/gamebot/internal/table"
+	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/record"
+	"github.com/botarena/gamebot/othello/report"
+)
+
+// firstMove is a test engine: the first legal move, at once, with a
+// score and depth to record.
+type firstMove struct{ closed bool }
+
+func (f *firstMove) Move(_ context.Context, st *othello.State, _ time.Duration, _ int64, _ int) (Decision, error) {
+	s := 1.5
+	return Decision{Move: st.LegalMoves()[0], Score: &s, Depth: 3}, nil
+}
+
+func (f *firstMove) Close() error { f.closed = true; return nil }
+
+func testConfig() Config {
+	return Config{Engines: []EngineSpec{
+		{ID: "first", Title: "first-move", Kind: "engine", New: func(othello.Mode, bool) (Engine, error) { return &firstMove{}, nil }},
+		OurEngines()[len(OurEngines())-1], // level 1
+	}}
+}
+
+type client struct {
+	t   *testing.T
+	srv *httptest.Server
+}
+
+func (c client) do(method, path, body string) (int, []byte) {
+	c.t.Helper()
+	req, _ := http.NewRequest(method, c.srv.URL+path, strings.NewReader(body))
+	resp, err := c.srv.Client().Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+type viewBody struct {
+	Seq  int  `json:"seq"`
+	View View `json:"view"`
+}
+
+func (c client) view(id string, after int) viewBody {
+	c.t.Helper()
+	code, b := c.do("GET", fmt.Sprintf("/play/api/tables/%s?after=%d", id, after), "")
+	var v viewBody
+	if code != 200 || json.Unmarshal(b, &v) != nil {
+		c.t.Fatalf("view: %d %s", code, b)
+	}
+	return v
+}
+
+func newHub(t *testing.T, records string) (*table.Hub, client) {
+	t.Helper()
+	g, err := Game(testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := table.NewHub(table.HubConfig{Records: records}, g)
+	srv := httptest.NewServer(hub.Handler(nil))
+	t.Cleanup(func() { hub.Close(); srv.Close() })
+	return hub, client{t, srv}
+}
+
+func TestSetupRefused(t *testing.T) {
+	_, c := newHub(t, "")
+	for _, tc := range []struct{ body, want string }{
+		{`{"mode":"chess"}`, "game_mode"},
+		{`{"mode":"grand","start":"xot"}`, "std openings"},
+		{`{"mode":"std","start":"middle"}`, "start"},
+		{`{"mode":"std","clock":"blitz"}`, "clock"},
+		{`{"mode":"std","colour":"green"}`, "colour"},
+		{`{"mode":"std","opponent":"deep-blue"}`, "first, gamebot-1"},
+		{`{"mode":"std","table":"watch","b":"nobody"}`, "nobody"},
+		{`{"mode":"std","pace":-5}`, "pace"},
+		{`{"mode":"std","table":"dance"}`, "table"},
+	} {
+		code, b := c.do("POST", "/play/api/othello/tables", tc.body)
+		if code != 422 || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: %d %s, want 422 naming %q", tc.body, code, b, tc.want)
+		}
+	}
+	if code, b := c.do("POST", "/play/api/othello/tables", `{"mode": 3}`); code != 400 {
+		t.Errorf("a number for the mode: %d %s", code, b)
+	}
+}
+
+// TestLegByAPI plays whole legs through the HTTP API in every mode and
+// start: every view offers exactly the legal moves, a stale or illegal
+// move changes nothing, and the record the table writes is the game, as
+// the record reader and the viewer read it.
+func TestLegByAPI(t *testing.T) {
+	dir := t.TempDir()
+	_, c := newHub(t, dir)
+	for _, tc := range []struct{ mode, start, colour string }{
+		{"std", "initial", "black"}, {"std", "xot", "white"}, {"anti", "random", "black"},
+		{"grand", "initial", "white"}, {"octagon", "random", "black"}, {"reversi", "initial", "white"}, {"reversi", "random", "black"},
+	} {
+		code, b := c.do("POST", "/play/api/othello/tables", fmt.Sprintf(`{"mode":%q,"start":%q,"colour":%q,"opponent":"first","pace":0,"seed":7}`, tc.mode, tc.start, tc.colour))
+		if code != 201 {
+			t.Fatalf("%+v: %d %s", tc, code, b)
+		}
+		var cr struct{ ID string }
+		json.Unmarshal(b, &cr)
+		v := c.view(cr.ID, -1)
+		checked := false
+		for moves := 0; !v.View.Over; moves++ {
+			if len(v.View.Valid) == 0 {
+				v = c.view(cr.ID, v.Seq)
+				continue
+			}
+			leg := v.View.Legs[0]
+			if len(leg.Legal) != len(v.View.Valid) {
+				t.Fatalf("legal %v, valid %v", leg.Legal, v.View.Valid)
+			}
+			if !checked {
+				checked = true
+				before, _ := json.Marshal(v)
+				code, b := c.do("POST", "/play/api/tables/"+cr.ID+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":%q}}`, v.Seq-1, leg.Legal[0]))
+				if code != 409 {
+					t.Fatalf("stale: %d %s", code, b)
+				}
+				code, b = c.do("POST", "/play/api/tables/"+cr.ID+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":"a1"}}`, v.Seq))
+				if code != 422 || !strings.Contains(string(b), leg.Legal[0]) {
+					t.Fatalf("illegal: %d %s", code, b)
+				}
+				if after, _ := json.Marshal(c.view(cr.ID, -1)); string(after) != string(before) {
+					t.Fatalf("a refused move changed the table:\n%s\n%s", before, after)
+				}
+			}
+			code, b := c.do("POST", "/play/api/tables/"+cr.ID+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":%q}}`, v.Seq, strings.ToUpper(leg.Legal[len(leg.Legal)-1])))
+			if code != 200 {
+				t.Fatalf("move %d: %d %s", moves, code, b)
+			}
+			json.Unmarshal(b, &v)
+		}
+		if !strings.Contains(v.View.Result, "–") {
+			t.Fatalf("result %q", v.View.Result)
+		}
+		code, b = c.do("GET", "/play/tables/"+cr.ID+"/record", "")
+		legs, err := record.Read(strings.NewReader(string(b)))
+		if code != 200 || err != nil || len(legs) != 1 || legs[0].Result == nil || legs[0].Result.Reason != record.ReasonEnd || legs[0].Mode != tc.mode {
+			t.Fatalf("record: %d, %v: %s", code, err, b)
+		}
+		if (tc.start == "initial") != (len(legs[0].Opening) == 0) {
+			t.Fatalf("start %s with opening %v", tc.start, legs[0].Opening)
+		}
+		if _, err := report.Build(legs, report.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if code, page := c.do("GET", "/play/tables/"+cr.ID+"/review", ""); code != 200 || !strings.Contains(string(page), "Leg viewer") {
+			t.Fatalf("review: %d", code)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "othello-*.jsonl"))
+	if len(files) != 7 {
+		t.Fatalf("%d records written, want 7", len(files))
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if _, err := record.Read(strings.NewReader(string(b))); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+}
+
+// TestWatchMatch: a watched FlipSight match plays both legs from one
+// start with the colours swapped; paused, it plays one move a step.
+func TestWatchMatch(t *testing.T) {
+	_, c := newHub(t, "")
+	code, b := c.do("POST", "/play/api/othello/tables", `{"mode":"std","start":"random","table":"watch","a":"first","b":"gamebot-1","pace":0,"seed":3}`)
+	if code != 201 {
+		t.Fatalf("%d %s", code, b)
+	}
+	var cr struct{ ID string }
+	json.Unmarshal(b, &cr)
+	v := c.view(cr.ID, -1)
+	for !v.View.Over {
+		v = c.view(cr.ID, v.Seq)
+	}
+	code, b = c.do("GET", "/play/tables/"+cr.ID+"/record", "")
+	legs, err := record.Read(strings.NewReader(string(b)))
+	if err != nil || len(legs) != 2 {
+		t.Fatalf("record: %v %s", err, b)
+	}
+	if strings.Join(legs[0].Opening, "") != strings.Join(legs[1].Opening, "") || len(legs[0].Opening) != 8 {
+		t.Fatalf("the legs start apart: %v %v", legs[0].Opening, legs[1].Opening)
+	}
+	if legs[0].Players[0].Name != legs[1].Players[1].Name || legs[0].Match != legs[1].Match || legs[1].LegNo != 1 {
+		t.Fatalf("colours not swapped: %+v %+v", legs[0].Players, legs[1].Players)
+	}
+	if code, b := c.do("POST", "/play/api/tables/"+cr.ID+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":"d3"}}`, v.Seq)); code != 422 {
+		t.Fatalf("a move at a watched table: %d %s", code, b)
+	}
+}
+
+// TestWatchControls: paused, a watched match moves only when stepped.
+func TestWatchControls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := Game(testConfig())
+		var mu sync.Mutex
+		seen := 0
+		tb, err := g.New(t.Context(), []byte(`{"mode":"std","table":"watch","a":"first","b":"first","pace":100}`), table.Env{ID: "TESTTABLE", Notify: func() { mu.Lock(); seen++; mu.Unlock() }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		seq, _ := tb.View()
+		if err := tb.Act(seq, []byte(`{"control":"pause"}`)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		moves := func() int {
+			_, v := tb.View()
+			n := 0
+			for _, l := range v.(View).Legs {
+				n += strings.Count(l.Cells, "x") + strings.Count(l.Cells, "o")
+			}
+			return n
+		}
+		before := moves()
+		if before != 8 {
+			t.Fatalf("%d discs on the boards: the match moved while paused", before)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if moves() != before {
+			t.Fatal("a paused match moved")
+		}
+		seq, _ = tb.View()
+		if err := tb.Act(seq, []byte(`{"control":"step"}`)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := moves(); got != before+1 { // one move: one more disc
+			t.Fatalf("a step played %d discs (%d → %d)", got-before, before, got)
+		}
+		if err := tb.Act(0, []byte(`{"control":"speed","ms":9000}`)); err == nil {
+			t.Fatal("a speed of 9 s was taken")
+		}
+	})
+}
+
+// TestClockRunsOut: the person's FlipSight clock, under virtual time.
+func TestClockRunsOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := Game(testConfig())
+		tb, err := g.New(t.Context(), []byte(`{"mode":"std","clock":"flipsight","opponent":"first","pace":0}`), table.Env{ID: "TESTTABLE", Notify: func() {}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		time.Sleep(FlipSightClock - time.Second)
+		synctest.Wait()
+		_, v := tb.View()
+		if v.(View).Over || *v.(View).Legs[0].Players[0].ClockMs != 1000 {
+			t.Fatalf("after 59 s: over %v, clock %d", v.(View).Over, *v.(View).Legs[0].Players[0].ClockMs)
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		_, v = tb.View()
+		if !v.(View).Over || !strings.Contains(v.(View).Result, "timeout") {
+			t.Fatalf("after 61 s: %+v", v.(View).Result)
+		}
+	})
+}
+
+func TestPageWeight(t *testing.T) {
+	g, err := Game(testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := g.Weight(); w > 60<<10 {
+		t.Fatalf("the Othello table page loads %d bytes, more than 60 KB", w)
+	}
+}
