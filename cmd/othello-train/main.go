@@ -151,6 +151,8 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	init := fs.String("init", "", "start from this model file (\"embedded\": the engine's own) instead of zero")
 	anti := fs.Bool("anti", false, "the chunks are games of anti: fit a model of the misère game")
 	fs.BoolVar(&opt.NoMobility, "no-mobility", false, "no mobility weight: the search evaluates leaves without generating moves")
+	fs.BoolVar(&opt.Tie, "tie", false, "fit a pattern configuration and its mirror image as one weight")
+	fs.IntVar(&opt.PerWeight, "per-weight", 0, "scale each pattern weight's step by K/min(n, K), n the positions reading it (0: one step for all)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -107,7 +107,16 @@ type FitOptions struct {
 	// NoMobility leaves the mobility weight at zero: the search then
 	// evaluates a leaf without generating either side's moves.
 	NoMobility bool
-	Log        func(epoch int, train, holdout float64)
+	// Tie fits a pattern configuration and its mirror image (within a
+	// kind a reflection maps onto itself: stdengine.MirrorIndex) as one
+	// weight.
+	Tie bool
+	// PerWeight, when positive, scales each pattern weight's step by
+	// PerWeight/min(n, PerWeight), n the positions of the training set
+	// that read it in its own stage: a rare configuration learns from
+	// its few positions as fast as a common one from its many.
+	PerWeight int
+	Log       func(epoch int, train, holdout float64)
 }
 
 func (o *FitOptions) label(x *Sample) float32 {
@@ -149,6 +158,49 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 	}
 	var idx [stdengine.NumInstances]int32
 	var sc [stdengine.NumScalars]int32
+	// canon maps a pattern index to the weight it is fitted as.
+	var canon []int32
+	if opt.Tie {
+		canon = stdengine.MirrorIndex()
+		for i, j := range canon {
+			canon[i] = min(int32(i), j)
+		}
+		for s := range stdengine.NumStages { // start from the pair's mean
+			ws := w[s*n:]
+			for i, j := range canon {
+				if int(j) < i {
+					v := (ws[i] + ws[j]) / 2
+					ws[i], ws[j] = v, v
+				}
+			}
+			copy(w0[s*n:][:tables], ws[:tables])
+		}
+	}
+	inputs := func(p, o uint64) {
+		stdengine.Inputs(p, o, false, &idx, &sc)
+		if canon != nil {
+			for k, i := range idx {
+				idx[k] = canon[i]
+			}
+		}
+	}
+	var scale []float32 // per pattern weight (stage × index): the step's factor
+	if opt.PerWeight > 0 {
+		counts := make([]int32, len(w))
+		for k := range samples {
+			x := &samples[k]
+			inputs(x.P, x.O)
+			base := stdengine.StageOf(int(x.Empties)) * n
+			for _, i := range idx {
+				counts[base+int(i)]++
+			}
+		}
+		scale = make([]float32, len(w))
+		c := int32(opt.PerWeight)
+		for i, v := range counts {
+			scale[i] = float32(c) / float32(max(min(v, c), 1))
+		}
+	}
 	decay := float32(1 - opt.L2)
 	scalarRate := [stdengine.NumScalars]float32{0.1, 0.01, 0.002, 0.002}
 	if opt.NoMobility {
@@ -188,7 +240,7 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 				if im == 1 {
 					p, o = mirror(p), mirror(o)
 				}
-				stdengine.Inputs(p, o, false, &idx, &sc)
+				inputs(p, o)
 				for j, s := range stages {
 					if s < 0 {
 						continue
@@ -202,8 +254,15 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 					if j > 0 {
 						g /= 2
 					}
-					for _, i := range idx {
-						ws[i] = ws0[i] + (ws[i]-ws0[i])*decay - g
+					if scale != nil {
+						sw := scale[s*n:][:n]
+						for _, i := range idx {
+							ws[i] = ws0[i] + (ws[i]-ws0[i])*decay - g*sw[i]
+						}
+					} else {
+						for _, i := range idx {
+							ws[i] = ws0[i] + (ws[i]-ws0[i])*decay - g
+						}
 					}
 					for s, v := range sc {
 						ws[tables+s] -= g * scalarRate[s] * float32(v)
@@ -215,11 +274,19 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 			var he float64
 			for k := range held {
 				x := &held[k]
-				stdengine.Inputs(x.P, x.O, false, &idx, &sc)
+				inputs(x.P, x.O)
 				d := predict(w[stdengine.StageOf(int(x.Empties))*n:][:n], tables, &idx, &sc) - float32(x.Final)
 				he += float64(d * d)
 			}
 			opt.Log(ep, math.Sqrt(se/float64(max(len(samples), 1))), math.Sqrt(he/float64(max(len(held), 1))))
+		}
+	}
+	if canon != nil { // both entries of a pair hold the pair's weight
+		for s := range stdengine.NumStages {
+			ws := w[s*n:]
+			for i, j := range canon {
+				ws[i] = ws[j]
+			}
 		}
 	}
 	out := make([]int16, len(w))

@@ -224,3 +224,29 @@ func TestModelErrorsExact(t *testing.T) {
 		t.Fatalf("%d samples scored of %d", n, len(all))
 	}
 }
+
+// TestFitTied: a tied fit gives a configuration and its mirror image one
+// weight, and a per-weight fit still learns.
+func TestFitTied(t *testing.T) {
+	_, all := quickGames(t, 20, 5)
+	w, err := Fit(context.Background(), all, FitOptions{Epochs: 2, Rate: 0.003, Tie: true, PerWeight: 50}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := stdengine.MirrorIndex()
+	differ := 0
+	for s := range stdengine.NumStages {
+		ws := w[s*stdengine.StageLen:]
+		for i, j := range mirror {
+			if ws[i] != ws[j] {
+				t.Fatalf("stage %d: index %d holds %d, its mirror %d holds %d", s, i, ws[i], j, ws[j])
+			}
+			if ws[i] != 0 {
+				differ++
+			}
+		}
+	}
+	if differ == 0 {
+		t.Fatal("the tied fit learnt nothing")
+	}
+}

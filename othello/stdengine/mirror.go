@@ -1,0 +1,69 @@
+package stdengine
+
+// MirrorIndex maps each index of a stage's pattern tables to the index of
+// the same configuration seen in a mirror: a kind whose squares a
+// reflection of the board maps onto themselves (a row, a diagonal, the
+// edge with its X squares, the 3×3 corner) reads a position and its
+// mirror image through two entries that must hold one value. Fitting
+// them as one weight doubles the data behind it, as Edax packs its
+// tables. Kinds with no such reflection (the 2×5 corner) map to
+// themselves.
+func MirrorIndex() []int32 {
+	out := make([]int32, kindOffset[numKinds])
+	for k := range numKinds {
+		perm := selfReflection(instances[kindStart[k]].sq)
+		pow := make([]int, len(perm))
+		p := 1
+		for j := range pow {
+			pow[j] = p
+			p *= 3
+		}
+		for i := range kindSize[k] {
+			m, x := 0, i
+			for j := range perm {
+				m += x % 3 * pow[perm[j]]
+				x /= 3
+			}
+			out[kindOffset[k]+i] = int32(kindOffset[k] + m)
+		}
+	}
+	return out
+}
+
+// selfReflection finds a reflection of the board that maps the squares
+// onto themselves and returns where it sends each (perm[j] is the
+// position in sq of the image of sq[j]); the identity when there is none.
+func selfReflection(sq []int8) []int {
+	reflections := []func(x, y int) (int, int){
+		func(x, y int) (int, int) { return 7 - x, y },     // left–right
+		func(x, y int) (int, int) { return x, 7 - y },     // top–bottom
+		func(x, y int) (int, int) { return y, x },         // the a1–h8 diagonal
+		func(x, y int) (int, int) { return 7 - y, 7 - x }, // the a8–h1 diagonal
+	}
+	pos := map[int]int{}
+	for j, s := range sq {
+		pos[int(s)] = j
+	}
+	for _, f := range reflections {
+		perm := make([]int, len(sq))
+		ok, moved := true, false
+		for j, s := range sq {
+			x, y := f(int(s)%8, int(s)/8)
+			k, in := pos[y*8+x]
+			if !in {
+				ok = false
+				break
+			}
+			perm[j] = k
+			moved = moved || k != j
+		}
+		if ok && moved {
+			return perm
+		}
+	}
+	perm := make([]int, len(sq))
+	for j := range perm {
+		perm[j] = j
+	}
+	return perm
+}
