@@ -1,0 +1,226 @@
+// Package table is battleship's table in gamebot play: a person against
+// our bot (in process) or any botsarena bot by URL, on any board and fleet
+// the arena allows. The person places a fleet (by hand, at random, or as
+// our bot would place it), then the two fire in turn, seat 0 first, as on
+// the arena. The bot is asked and judged exactly as the referee asks and
+// judges bots (battleship/referee); the person's seat sees what a bot on
+// the arena is told (each shot's result, never which ship sank) and the
+// bot's fleet only when the game is over. After the game: the replay (the
+// referee's report page, from the game's record) and, against our bot, the
+// map behind each of its shots (battleship.Bot.Explain).
+package table
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/battleship/referee"
+	"github.com/botarena/gamebot/internal/problem"
+	tables "github.com/botarena/gamebot/internal/table"
+)
+
+//go:embed page.html
+var pageHTML []byte
+
+//go:embed page.js
+var pageJS []byte
+
+//go:embed page.css
+var pageCSS []byte
+
+// Config is what gamebot play gives every battleship table.
+type Config struct {
+	// Timeout bounds one exchange with a bot server, connection included;
+	// a bot that exceeds it loses, as on the arena (0: the arena's 10 s).
+	Timeout time.Duration
+	// Now is the clock of the lobby's times (nil: time.Now).
+	Now func() time.Time
+}
+
+// Game is battleship's entry in gamebot play.
+func Game(cfg Config) *tables.Game {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &tables.Game{
+		Name:   "battleship",
+		Title:  "Battleship",
+		Blurb:  "botsarena's battleship on any board and fleet the arena allows, against our bot or yours by URL; after the game, the replay and the bot's map behind each shot.",
+		Page:   pageHTML,
+		Assets: map[string][]byte{"page.js": pageJS, "page.css": pageCSS},
+		New: func(ctx context.Context, options []byte, env tables.Env) (tables.Table, error) {
+			return New(ctx, cfg, options, env)
+		},
+	}
+}
+
+// Options is a table's setup, as the page's form sends it; an absent
+// field takes its default.
+type Options struct {
+	// Width and Height are the board's columns (x) and rows (y), 1..100
+	// (default 10).
+	Width  *int `json:"width"`
+	Height *int `json:"height"`
+	// Ship1..Ship6 count the ships of each length, 0..10 (default the
+	// arena's form: 0, 1, 2, 1, 1, 0).
+	Ship1 *int `json:"ship1"`
+	Ship2 *int `json:"ship2"`
+	Ship3 *int `json:"ship3"`
+	Ship4 *int `json:"ship4"`
+	Ship5 *int `json:"ship5"`
+	Ship6 *int `json:"ship6"`
+	// Opponent is "engine" (our bot, in process; the default) or "url" (a
+	// botsarena bot at URL).
+	Opponent string `json:"opponent"`
+	URL      string `json:"url"`
+	// First is who shoots first (seat 0): "you" (the default), "bot" or
+	// "random".
+	First string `json:"first"`
+	// Pace is the pause (ms) before each of the bot's shots, so that a
+	// person can follow (default DefaultPace; 0 for tests).
+	Pace *int `json:"pace_ms"`
+	// Name is the person's name as the bot is told it (default "guest").
+	Name string `json:"name"`
+	// Seed fixes every random choice of the table (default: drawn).
+	Seed *uint64 `json:"seed"`
+}
+
+// Setup limits and defaults.
+const (
+	DefaultPace = 400 // ms: a person sees the bot's reply arrive
+	maxPace     = 10_000
+	maxName     = 40
+)
+
+// arenaDefault is the arena's form's fleet.
+var arenaDefault = battleship.Fleet{0, 0, 1, 2, 1, 1, 0}
+
+// setup is a validated Options.
+type setup struct {
+	r      battleship.Rules
+	url    string // "" for our engine
+	you    int    // the person's seat (0 shoots first)
+	pace   time.Duration
+	name   string
+	seed   uint64
+	gameID int
+}
+
+// invalid is a setup field the table cannot play: 422 naming the field.
+func invalid(field, format string, args ...any) error {
+	return problem.Impossiblef("%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+func readOptions(b []byte) (setup, error) {
+	var o Options
+	if err := problem.Decode(b, &o); err != nil {
+		return setup{}, err
+	}
+	s := setup{r: battleship.Rules{W: 10, H: 10, Fleet: arenaDefault}, pace: DefaultPace * time.Millisecond, name: "guest"}
+	for _, f := range []struct {
+		name   string
+		v      *int
+		to     *int
+		lo, hi int
+	}{
+		{"width", o.Width, &s.r.W, 1, battleship.MaxSide},
+		{"height", o.Height, &s.r.H, 1, battleship.MaxSide},
+		{"ship1", o.Ship1, &s.r.Fleet[1], 0, battleship.MaxPerKind},
+		{"ship2", o.Ship2, &s.r.Fleet[2], 0, battleship.MaxPerKind},
+		{"ship3", o.Ship3, &s.r.Fleet[3], 0, battleship.MaxPerKind},
+		{"ship4", o.Ship4, &s.r.Fleet[4], 0, battleship.MaxPerKind},
+		{"ship5", o.Ship5, &s.r.Fleet[5], 0, battleship.MaxPerKind},
+		{"ship6", o.Ship6, &s.r.Fleet[6], 0, battleship.MaxPerKind},
+	} {
+		if f.v == nil {
+			continue
+		}
+		if *f.v < f.lo || *f.v > f.hi {
+			return s, invalid(f.name, "%d is out of %d..%d", *f.v, f.lo, f.hi)
+		}
+		*f.to = *f.v
+	}
+	r := s.r
+	if r.Fleet.Ships() == 0 {
+		return s, invalid("ship1..ship6", "the fleet has no ship (the arena asks for at least one)")
+	}
+	// The arena refuses a fleet covering more than half the board.
+	if a := r.Fleet.Area(); a > r.W*r.H/2 {
+		return s, invalid("ship1..ship6", "the fleet covers %d cells, more than half of the %dx%d board (%d): the arena refuses it", a, r.W, r.H, r.W*r.H/2)
+	}
+	// The arena lets some fleets through that no placement fits (docs:
+	// its check is buggy); no game can be played with them.
+	if _, err := battleship.Place(r, rand.New(rand.NewPCG(1, 1)), battleship.PlaceOptions{}); err != nil {
+		return s, invalid("ship1..ship6", "%v", err)
+	}
+	switch o.Opponent {
+	case "", "engine":
+	case "url":
+		u, err := url.Parse(o.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return s, invalid("url", "%q is not an http(s) URL of a bot server", o.URL)
+		}
+		s.url = o.URL
+	default:
+		return s, invalid("opponent", "%q: want engine (our bot) or url (a botsarena bot)", o.Opponent)
+	}
+	if o.Seed != nil {
+		s.seed = *o.Seed
+	} else {
+		s.seed = rand.Uint64()
+	}
+	rng := rand.New(rand.NewPCG(s.seed, 0x7ab1e))
+	switch o.First {
+	case "", "you":
+	case "bot":
+		s.you = 1
+	case "random":
+		s.you = rng.IntN(2)
+	default:
+		return s, invalid("first", "%q: want you, bot or random", o.First)
+	}
+	if o.Pace != nil {
+		if *o.Pace < 0 || *o.Pace > maxPace {
+			return s, invalid("pace_ms", "%d is out of 0..%d", *o.Pace, maxPace)
+		}
+		s.pace = time.Duration(*o.Pace) * time.Millisecond
+	}
+	if n := strings.TrimSpace(o.Name); n != "" {
+		if len(n) > maxName || strings.ContainsFunc(n, func(c rune) bool { return c < ' ' }) {
+			return s, invalid("name", "want at most %d printable characters", maxName)
+		}
+		s.name = n
+	}
+	// The arena numbers its games; a table's number comes from its seed.
+	s.gameID = 1 + rng.IntN(999_999)
+	return s, nil
+}
+
+// New starts a table from the page's setup options: the bot is asked for
+// its fleet at once (a bot server has the arena's time to answer), while
+// the person places theirs.
+func New(ctx context.Context, cfg Config, options []byte, env tables.Env) (tables.Table, error) {
+	s, err := readOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	var opp opponent
+	if s.url == "" {
+		opp = newEngine(s)
+	} else {
+		opp = &botServer{call: referee.Remote(s.url, cfg.Timeout), url: s.url}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	g := newGame(s, opp, env, cfg.Now(), cancel)
+	go g.run(ctx)
+	return g, nil
+}

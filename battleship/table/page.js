@@ -1,0 +1,285 @@
+// Battleship's table page: draws the person's view (their fleet, every
+// shot and its answer, the bot's fleet once the game is over) and turns
+// clicks and keys into actions. It holds no rules: the server says where
+// a ship may go, whose turn it is and what a shot hit.
+"use strict";
+(() => {
+  const { el, $ } = Kit;
+  const ids = ["mine", "theirs"];
+  let W = 0, H = 0, v = null;
+  const cells = { mine: [], theirs: [] };
+  const cur = { mine: 0, theirs: 0 }; // the keyboard cursor, a cell index
+  let hover = -1; // the cell of the person's board under the mouse
+  let selLen = 0, vert = false; // the ship to place and its direction
+  // send queues the page's actions: one in flight at a time, each sent
+  // with the version the one before left (Kit.act drops an action while
+  // another is in flight). An action may be a function of the view it is
+  // sent on (null: nothing to send).
+  let queue = Promise.resolve(false);
+  const send = (a) => {
+    const go = () => {
+      const x = typeof a === "function" ? a(Kit.view) : a;
+      return x ? Kit.act(x) : false;
+    };
+    return (queue = queue.then(go, go));
+  };
+
+  function build(w, h) {
+    W = w; H = h;
+    const size = Math.max(0.45, Math.min(1.9, 30 / Math.max(w, h)));
+    for (const id of ids) {
+      const b = $("#" + id);
+      b.textContent = "";
+      b.style.setProperty("--cell", size + "rem");
+      b.style.gridTemplateColumns = `repeat(${w}, var(--cell))`;
+      cells[id] = [];
+      for (let y = 0; y < h; y++) {
+        const row = el("div", { role: "row", class: "r" });
+        for (let x = 0; x < w; x++) {
+          const c = el("div", { class: "c", role: "gridcell", id: `${id}-${x}-${y}`, "data-x": x, "data-y": y });
+          cells[id].push(c);
+          row.append(c);
+        }
+        b.append(row);
+      }
+      cur[id] = 0;
+    }
+  }
+
+  // shipCells are the cell indexes of a ship {x, y, len, vertical}.
+  function shipCells(s) {
+    const out = [];
+    for (let i = 0; i < s.len; i++) {
+      const x = s.vertical ? s.x : s.x + i, y = s.vertical ? s.y + i : s.y;
+      if (x < W && y < H) out.push(y * W + x);
+    }
+    return out;
+  }
+
+  // heat blends the water's colour into dark red as q (0..255) grows.
+  function heat(q) {
+    const mix = (a, b) => Math.round(a + ((b - a) * q) / 255);
+    return `rgb(${mix(223, 155)}, ${mix(234, 28)}, ${mix(245, 28)})`;
+  }
+
+  // paint sets a cell's class, label and background only when they change.
+  function paint(c, cls, label, bg) {
+    if (c.className !== cls) c.className = cls;
+    if (c.getAttribute("aria-label") !== label) { c.setAttribute("aria-label", label); c.title = label; }
+    if (c.style.background !== bg) c.style.background = bg;
+  }
+
+  const word = { miss: "miss", hit: "hit", sunk: "hit and sunk" };
+
+  function drawMine() {
+    const n = W * H, ship = new Array(n).fill(false), shot = new Array(n).fill(null);
+    for (const s of v.mine) for (const i of shipCells(s)) ship[i] = true;
+    const ex = v.explain, exMode = v.phase === "over" && ex;
+    // In the review, the bot's shots before the one explained.
+    const shots = exMode ? v.at_me.slice(0, ex.shot) : v.at_me;
+    for (const s of shots) if (s.x < W && s.y < H) { const i = s.y * W + s.x; if (shot[i] !== "hit" && shot[i] !== "sunk") shot[i] = s.r; }
+    const ghost = new Set();
+    if (v.phase === "place" && selLen) {
+      const at = hover >= 0 ? hover : cur.mine;
+      for (const i of shipCells({ x: at % W, y: Math.floor(at / W), len: selLen, vertical: vert })) ghost.add(i);
+    }
+    const last = shots.length && !exMode ? shots[shots.length - 1] : null;
+    const map = exMode && ex.map ? atob(ex.map) : null;
+    for (let i = 0; i < n; i++) {
+      const x = i % W, y = Math.floor(i / W);
+      let cls = "c", label = `${x},${y}`, bg = "";
+      if (ship[i]) { cls += " ship"; label += " your ship"; }
+      if (shot[i]) { cls += " " + shot[i]; label += ", " + word[shot[i]]; }
+      if (ghost.has(i) && !ship[i]) cls += " ghost";
+      if (last && last.x === x && last.y === y) cls += " last";
+      if (exMode && ex.x === x && ex.y === y) { cls += " aim"; label += ", the bot's shot"; }
+      if (map && !shot[i]) {
+        const q = map.charCodeAt(i);
+        cls += " heat";
+        bg = heat(q);
+        label += `, ${(100 * q / 255 * ex.top).toFixed(1)}%`;
+      }
+      if (i === cur.mine) cls += " cur";
+      paint(cells.mine[i], cls, label, bg);
+    }
+    $("#mine").setAttribute("aria-activedescendant", `mine-${cur.mine % W}-${Math.floor(cur.mine / W)}`);
+  }
+
+  function drawTheirs() {
+    const n = W * H, shot = new Array(n).fill(null), bship = new Array(n).fill(false);
+    for (const s of v.at_bot) if (s.x < W && s.y < H) shot[s.y * W + s.x] = s.r;
+    for (const s of v.bot_ships || []) for (const i of shipCells(s)) bship[i] = true;
+    const last = v.at_bot.length ? v.at_bot[v.at_bot.length - 1] : null;
+    for (let i = 0; i < n; i++) {
+      const x = i % W, y = Math.floor(i / W);
+      let cls = "c", label = `${x},${y}`;
+      if (bship[i]) { cls += " bship"; label += " the bot's ship"; }
+      if (shot[i]) { cls += " " + shot[i]; label += ", " + word[shot[i]]; } else if (!bship[i]) label += ", not fired at";
+      if (last && last.x === x && last.y === y) cls += " last";
+      if (i === cur.theirs) cls += " cur";
+      paint(cells.theirs[i], cls, label, "");
+    }
+    $("#theirs").setAttribute("aria-activedescendant", `theirs-${cur.theirs % W}-${Math.floor(cur.theirs / W)}`);
+  }
+
+  function drawRoster() {
+    const r = $("#roster");
+    r.textContent = "";
+    if (!v.left.includes(selLen)) selLen = v.left.length ? v.left[0] : 0;
+    const counts = new Map();
+    for (const l of v.left) counts.set(l, (counts.get(l) || 0) + 1);
+    for (const [l, k] of counts) {
+      r.append(el("button", { type: "button", "aria-pressed": String(l === selLen), "aria-label": `ship of length ${l}, ${k} to place (key ${l})`, onclick: () => { selLen = l; draw(); } }, `${l} ×${k}`));
+    }
+    if (!counts.size) r.append(el("span", {}, "all placed: start the game"));
+    $("#dir").textContent = vert ? "down" : "across";
+  }
+
+  function headline() {
+    const name = v.bot;
+    switch (v.phase) {
+      case "place": return `Place your fleet: ${v.left.length} of ${v.ships} ships left. ${v.seat === 0 ? "You" : name} will shoot first.`;
+      case "wait": return `Waiting for ${name}'s fleet…`;
+      case "play": return v.turn === "you" ? "Your turn: fire at the bot's waters." : `${name} is aiming…`;
+    }
+    return v.result ? v.result.why : "";
+  }
+
+  function drawExplain() {
+    const ex = v.explain, box = $("#explain");
+    box.hidden = !ex;
+    if (!ex) return;
+    $("#map-label").textContent = `the bot's shot ${ex.shot + 1} of ${ex.of}: ${ex.x},${ex.y}${ex.r ? " (" + word[ex.r] + ")" : ""}`;
+    $("#map-prev").disabled = ex.shot === 0;
+    $("#map-next").disabled = ex.shot + 1 >= ex.of;
+    const pct = (p) => (100 * p).toFixed(1) + "%";
+    let why;
+    if (ex.fallback) why = "No fleet consistent with its shots was found, so it shot where the most ships could still lie (a fallback).";
+    else if (ex.hunting) why = `Hunting (no ship hit and afloat): it drew at random among the cells within ${pct(ex.spread)} of the best, ${pct(ex.best)}; this one had ${pct(ex.p)}.`;
+    else why = `It shot the likeliest cell: ${pct(ex.p)}, over ${ex.explanations} ways of placing ships on its hits.`;
+    if (!ex.map) why += " (The map of this shot was not kept: the table keeps a limited number on large boards.)";
+    $("#map-why").textContent = why;
+  }
+
+  function draw() {
+    if (!v) return;
+    drawMine();
+    drawTheirs();
+    drawRoster();
+    drawExplain();
+  }
+
+  function render(view) {
+    v = view;
+    if (v.w !== W || v.h !== H) build(v.w, v.h);
+    const b = document.body.dataset;
+    b.phase = v.phase;
+    b.turn = v.turn || "";
+    b.yours = v.at_bot.length;
+    b.theirs = v.at_me.length;
+    b.explained = v.explain ? v.explain.shot : "";
+    $("#placing").hidden = v.phase !== "place";
+    $("#fire-form").hidden = v.phase !== "play";
+    $("#fire").disabled = v.turn !== "you";
+    $("#after").hidden = v.phase !== "over";
+    $("#theirs").classList.toggle("off", v.phase !== "play");
+    $("#headline").textContent = headline();
+    $("#theirs-h").textContent = `${v.bot}'s waters`;
+    $("#mine-tally").textContent = `${v.bot}: ${v.at_me.length} shots, ${v.sunk_by_bot} of ${v.ships} of your ships sunk`;
+    $("#theirs-tally").textContent = `You: ${v.at_bot.length} shots, ${v.sunk_by_you} of ${v.ships} ships sunk`;
+    $("#result").textContent = v.result ? v.result.why + ` You fired ${v.result.shots[0]} shots, ${v.bot} ${v.result.shots[1]}.` : "";
+    draw();
+  }
+
+  // act is a click or Enter on cell i of board id.
+  function act(id, i) {
+    if (!v) return;
+    const x = i % W, y = Math.floor(i / W);
+    if (id === "mine" && v.phase === "place") {
+      if (v.mine.some((s) => shipCells(s).includes(i))) send({ type: "remove", x, y });
+      else if (selLen) send({ type: "place", x, y, len: selLen, vertical: vert });
+    } else if (id === "theirs" && v.phase === "play") {
+      send({ type: "shoot", x, y });
+    }
+  }
+
+  function cellOf(e) {
+    const c = e.target.closest(".c");
+    return c ? +c.dataset.y * W + +c.dataset.x : -1;
+  }
+
+  function step(d) {
+    send((w) => {
+      const e = w && w.explain;
+      return e && e.shot + d >= 0 && e.shot + d < e.of ? { type: "explain", shot: e.shot + d } : null;
+    });
+  }
+
+  for (const id of ids) {
+    const b = $("#" + id);
+    b.addEventListener("click", (e) => {
+      const i = cellOf(e);
+      if (i < 0) return;
+      cur[id] = i;
+      act(id, i);
+      draw();
+    });
+    b.addEventListener("keydown", (e) => {
+      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      if (moves[e.key]) {
+        const [dx, dy] = moves[e.key], i = cur[id];
+        const x = Math.min(W - 1, Math.max(0, (i % W) + dx)), y = Math.min(H - 1, Math.max(0, Math.floor(i / W) + dy));
+        cur[id] = y * W + x;
+        hover = -1;
+        draw();
+        e.preventDefault();
+      } else if (e.key === "Enter" || e.key === " ") {
+        act(id, cur[id]);
+        e.preventDefault();
+      }
+    });
+  }
+  $("#mine").addEventListener("mouseover", (e) => {
+    const i = cellOf(e);
+    if (i >= 0 && i !== hover && v && v.phase === "place") { hover = i; drawMine(); }
+  });
+  $("#mine").addEventListener("mouseleave", () => { hover = -1; if (v) drawMine(); });
+
+  document.addEventListener("keydown", (e) => {
+    const t = e.target.tagName;
+    if (t === "INPUT" || t === "SELECT" || t === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey || !v) return;
+    if ((e.key === "r" || e.key === "R") && v.phase === "place") { vert = !vert; draw(); }
+    else if (/^[1-6]$/.test(e.key) && v.phase === "place" && v.left.includes(+e.key)) { selLen = +e.key; draw(); }
+    else if (e.key === "[") step(-1);
+    else if (e.key === "]") step(1);
+  });
+
+  // F moves to the shot box on key up, so that the key's own character is
+  // not typed into it.
+  document.addEventListener("keyup", (e) => {
+    const t = e.target.tagName;
+    if ((e.key === "f" || e.key === "F") && v && v.phase === "play" && t !== "INPUT" && t !== "SELECT" && t !== "TEXTAREA") $("#fire-at").focus();
+  });
+  $("#rotate").addEventListener("click", () => { vert = !vert; draw(); });
+  $("#random").addEventListener("click", () => send({ type: "random" }));
+  $("#botplace").addEventListener("click", () => send({ type: "bot" }));
+  $("#clear").addEventListener("click", () => send({ type: "clear" }));
+  $("#start").addEventListener("click", () => send({ type: "start" }));
+  $("#map-prev").addEventListener("click", () => step(-1));
+  $("#map-next").addEventListener("click", () => step(1));
+  $("#fire-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = $("#fire-at");
+    if (await send({ type: "shoot", at: f.value })) f.value = "";
+  });
+  $("#setup-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    Kit.create(Kit.form(e.target));
+  });
+  $("#help-btn").addEventListener("click", (e) => {
+    const h = $("#help");
+    h.hidden = !h.hidden;
+    e.currentTarget.setAttribute("aria-expanded", String(!h.hidden));
+  });
+  Kit.start("battleship", render);
+})();

@@ -1,0 +1,114 @@
+package table
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/battleship/report"
+	"github.com/botarena/gamebot/internal/problem"
+)
+
+// recordBytes is the game's record in the referee's duel format
+// (battleship/record: battleref show and report read it); an unfinished
+// game ends with stopped as its error (the caller holds the lock).
+func (g *game) recordBytes(stopped string) []byte {
+	r := g.s.r
+	h := record.DuelHeader{Command: "play", Game: 1, Seed: g.s.seed, Width: r.W, Height: r.H,
+		Subject: g.s.name, SubjectSeat: g.s.you}
+	copy(h.Fleet[:], r.Fleet[1:])
+	h.Players[g.s.you], h.Players[g.bot()] = g.s.name, g.opp.label()
+	h.HTTP[g.bot()] = g.opp.remote()
+	var buf bytes.Buffer
+	w := record.NewDuel(&buf, h)
+	for seat, ships := range g.fleets {
+		if ships != nil {
+			w.Fleet(seat, ships, g.initMS[seat])
+		}
+	}
+	for _, f := range g.fired {
+		w.Shot(f.seat, f.target, f.result, f.ms)
+	}
+	if g.phase == phaseOver {
+		_ = w.End(g.winner, g.invalid, nil, false) // a buffer: no error to report
+	} else {
+		_ = w.End(-1, "", errors.New(stopped), false)
+	}
+	return buf.Bytes()
+}
+
+// recordName is the record's file name.
+func (g *game) recordName() string {
+	id := g.env.ID
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return fmt.Sprintf("battleship-%s-%s.jsonl", g.created.Format("20060102-150405"), id)
+}
+
+// save writes rec to the records' folder, battleship/ in it, where
+// battleref show and report read it ("": no folder, nothing kept).
+func (g *game) save(rec []byte) {
+	if g.env.Records == "" {
+		return
+	}
+	dir := filepath.Join(g.env.Records, "battleship")
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, g.recordName()), rec, 0o644)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.saved, g.saveErr = true, err
+	if err != nil {
+		g.say("The record could not be written: %v", err)
+	}
+}
+
+// errNotOver refuses the record and the review of a game in play: both
+// show the bot's fleet.
+func errNotOver() error {
+	return problem.New(problem.Stale, "the record and the review open when the game is over: they show the bot's fleet")
+}
+
+// Record is the finished game's record.
+func (g *game) Record() (string, []byte, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.phase != phaseOver {
+		return "", nil, errNotOver()
+	}
+	return g.recordName(), g.recordBytes(""), nil
+}
+
+// Review is the referee's report page of the finished game, read back
+// from its record: the duel viewer steps through it shot by shot.
+func (g *game) Review() ([]byte, error) {
+	g.mu.Lock()
+	if g.phase != phaseOver {
+		g.mu.Unlock()
+		return nil, errNotOver()
+	}
+	if g.review != nil {
+		defer g.mu.Unlock()
+		return g.review, nil
+	}
+	rec := g.recordBytes("")
+	title := fmt.Sprintf("Battleship: %s vs %s", g.s.name, g.opp.label())
+	g.mu.Unlock()
+	d, err := record.ReadDuel(bytes.NewReader(rec))
+	if err != nil {
+		return nil, fmt.Errorf("the game's record does not read back: %w", err)
+	}
+	var page bytes.Buffer
+	if err := report.Write(&page, []*record.Duel{d}, report.Options{Title: title}); err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	g.review = page.Bytes()
+	g.mu.Unlock()
+	return page.Bytes(), nil
+}
