@@ -315,7 +315,7 @@ func (bh *behaviour) bidLogLik(m int, p giretra.Position, hand5 giretra.Set, ste
 				choice, _ = bh.eva.ChooseAction(context.Background(), &v)
 			case modelCalc:
 				if bh.calc == nil {
-					bh.calc = agents.NewCalculating(replayRNG)
+					bh.calc = newCalculatingModel()
 				}
 				choice, _ = bh.calc.ChooseAction(context.Background(), &v)
 			default:
@@ -331,9 +331,10 @@ func (bh *behaviour) bidLogLik(m int, p giretra.Position, hand5 giretra.Set, ste
 	return ll
 }
 
-// replayRNG drives Calculating's cuts, the only random choice it makes:
-// a replay never asks for one.
-var replayRNG = rand.New(rand.NewPCG(0, 0))
+// newCalculatingModel is Calculating as a model of a seat. Its generator
+// drives only its cuts, which a replay or a playout never asks for: it
+// has none, so no session's goroutines share one.
+func newCalculatingModel() *agents.Calculating { return agents.NewCalculating(nil) }
 
 // replay plays d's cards back with seat p holding hand8 at the start and
 // returns the log-likelihood of p's plays under policy m. A play the hand
@@ -344,7 +345,7 @@ func replay(m int, p giretra.Position, hand8 giretra.Set, d *dealLog) float64 {
 	case modelEva:
 		pl = agents.NewEva()
 	case modelCalc:
-		pl = agents.NewCalculating(replayRNG)
+		pl = newCalculatingModel()
 	}
 	ctx := context.Background()
 	if pl != nil {

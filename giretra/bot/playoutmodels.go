@@ -68,7 +68,7 @@ func (sm *seatModels) reset() {
 		if sm.kind[p] == modelEva {
 			sm.eva[p] = *agents.NewEva()
 		} else {
-			sm.calc[p] = *agents.NewCalculating(replayRNG)
+			sm.calc[p] = *newCalculatingModel()
 		}
 	}
 }

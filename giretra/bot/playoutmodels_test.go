@@ -37,7 +37,7 @@ func TestPlayoutModelsPlayAsTheAgents(t *testing.T) {
 		match := giretra.NewMatchState(151, dealer)
 
 		// The agents told the deal by events, as the referee does.
-		eva, calc := agents.NewEva(), agents.NewCalculating(replayRNG)
+		eva, calc := agents.NewEva(), newCalculatingModel()
 		seats := map[giretra.Position]giretra.Player{giretra.Left: eva, giretra.Right: calc}
 		for p, pl := range seats {
 			_ = pl.Notify(ctx, p, &giretra.Event{Kind: giretra.DealStarted, Match: &match})
