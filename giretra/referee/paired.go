@@ -2,7 +2,6 @@ package referee
 
 import (
 	"errors"
-	"math"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/internal/stats"
@@ -44,23 +43,11 @@ func diffOf(x, y tally) pairDiff {
 	return d
 }
 
-// MeanCI is a mean with its 95% interval, as JSON.
-type MeanCI struct {
-	Mean float64 `json:"mean"`
-	Lo   float64 `json:"low95"`
-	Hi   float64 `json:"high95"`
-}
-
-func meanOf(xs []float64) MeanCI {
-	m := stats.MeanCI(xs)
-	return MeanCI{Mean: m.Mean, Lo: m.Lo, Hi: m.Hi}
-}
-
 // Paired is the paired comparison over whole deal sequences.
 type Paired struct {
-	Pairs      int    `json:"dealSequences"`
-	WinDiff    MeanCI `json:"winRateDiff"`       // X's match win rate minus Y's
-	PointsDiff MeanCI `json:"pointsPerDealDiff"` // X's margin per deal minus Y's
+	Pairs      int        `json:"dealSequences"`
+	WinDiff    stats.Mean `json:"winRateDiff"`       // X's match win rate minus Y's
+	PointsDiff stats.Mean `json:"pointsPerDealDiff"` // X's margin per deal minus Y's
 }
 
 func pairedOf(ds []pairDiff) *Paired {
@@ -68,7 +55,7 @@ func pairedOf(ds []pairDiff) *Paired {
 	for i, d := range ds {
 		wins[i], pts[i] = d.win, d.points
 	}
-	return &Paired{Pairs: len(ds), WinDiff: meanOf(wins), PointsDiff: meanOf(pts)}
+	return &Paired{Pairs: len(ds), WinDiff: stats.MeanCI(wins), PointsDiff: stats.MeanCI(pts)}
 }
 
 // pairUnits is benchmark -duplicate's deal sequences: matches 2j and
@@ -100,64 +87,61 @@ const (
 )
 
 // sequential is compare's stopping rule, two one-sided sequential
-// probability ratio tests run together (Sobel and Wald): "better" tests a
-// mean paired difference of 0 against +margin, "worse" 0 against −margin.
-// The likelihood ratios are the normal approximation with the variance
-// estimated from the sample (the generalized SPRT): after n differences
-// of mean μ and variance σ², log LR = n·(μ1−μ0)·(2μ − μ0 − μ1) / (2σ²).
-// A test stops when its ratio leaves (ln(β/(1−α)), ln((1−β)/α)); the
-// comparison stops at "better" or "worse" as soon as one is accepted, or
-// at "same" once both tests kept 0.
+// probability ratio tests run together (Sobel and Wald) on the mean
+// paired difference: "better" tests 0 against +margin, "worse" 0 against
+// −margin. A test stops when its ratio leaves its bounds; the comparison
+// stops at "better" or "worse" as soon as one is accepted, or at "same"
+// once both tests kept 0.
 type sequential struct {
-	margin       float64
-	alpha, beta  float64
-	minN         int
-	upper, lower float64 // the bounds of log LR
+	better, worse stats.SPRT
+	minN          int
+	upper         float64 // the upper bound of log LR
 	// state of each test: +1 accepted its alternative, −1 kept 0, 0 running
-	better, worse int
+	betterState, worseState int
 	// the last log likelihood ratios
 	LLRBetter, LLRWorse float64
-}
-
-func newSequential(margin, alpha, beta float64, minN int) *sequential {
-	return &sequential{margin: margin, alpha: alpha, beta: beta, minN: minN,
-		upper: math.Log((1 - beta) / alpha), lower: math.Log(beta / (1 - alpha))}
 }
 
 // minVariance keeps the ratio finite when every difference so far is the
 // same (a 0.1 standard deviation: a tenth of a match per sequence).
 const minVariance = 0.01
 
+func newSequential(margin, alpha, beta float64, minN int) *sequential {
+	better := stats.SPRT{Mu0: 0, Mu1: margin, Alpha: alpha, Beta: beta, MinVariance: minVariance}
+	worse := better
+	worse.Mu1 = -margin
+	_, upper := better.Bounds()
+	return &sequential{better: better, worse: worse, minN: minN, upper: upper}
+}
+
 // step takes the differences so far and returns the verdict, or "" to go on.
 func (s *sequential) step(ds []float64) string {
-	n := len(ds)
-	if n < 2 {
+	if len(ds) < 2 {
 		return ""
 	}
-	m := stats.MeanCI(ds)
-	v := max(m.SE*m.SE*float64(n), minVariance)
-	s.LLRBetter = float64(n) * s.margin * (2*m.Mean - s.margin) / (2 * v)
-	s.LLRWorse = float64(n) * s.margin * (-2*m.Mean - s.margin) / (2 * v)
-	if n < s.minN {
+	var vb, vw stats.Verdict
+	s.LLRBetter, vb = s.better.Test(ds)
+	s.LLRWorse, vw = s.worse.Test(ds)
+	if len(ds) < s.minN {
 		return ""
 	}
-	decide := func(state *int, llr float64) {
+	decide := func(state *int, v stats.Verdict) {
 		switch {
 		case *state != 0:
-		case llr >= s.upper:
+		case v == stats.AcceptH1:
 			*state = 1
-		case llr <= s.lower:
+		case v == stats.AcceptH0:
 			*state = -1
 		}
 	}
-	decide(&s.better, s.LLRBetter)
-	decide(&s.worse, s.LLRWorse)
+	decide(&s.betterState, vb)
+	decide(&s.worseState, vw)
 	switch {
-	case s.worse == 1:
+	case s.worseState == 1:
 		return VerdictWorse
-	case s.better == 1:
+	case s.betterState == 1:
 		return VerdictBetter
-	case s.better == -1 && s.worse == -1:
+	case s.betterState == -1 && s.worseState == -1:
 		return VerdictSame
 	}
 	return ""

@@ -2,21 +2,31 @@ package stats
 
 import "math"
 
-// SPRT is a sequential probability ratio test between two Elo
-// hypotheses, for match scores in [0, 1] (a draw 0.5): H0 the true
-// difference is Elo0, H1 it is Elo1. It uses the normal approximation of
-// the log-likelihood ratio of the mean score (the form chess engine
-// testers use for trinomial results):
+// SPRT is Wald's sequential probability ratio test on the mean of a
+// sample: H0 the true mean is Mu0, H1 it is Mu1. It uses the normal
+// approximation of the log-likelihood ratio with the variance estimated
+// from the sample (the generalized SPRT, the form chess engine testers
+// use for match scores):
 //
-//	LLR = n·(s1 − s0)·(2·x̄ − s0 − s1) / (2·σ²)
+//	LLR = n·(Mu1 − Mu0)·(2·x̄ − Mu0 − Mu1) / (2·σ²)
 //
-// with s_i the expected score at Elo_i, x̄ the sample mean and σ² the
-// variance of the sample with one win and one loss added (a weak prior:
-// a run of equal scores has no spread, yet says a lot). The test accepts H1 when LLR ≥ log((1−β)/α), H0 when LLR ≤
-// log(β/(1−α)), and goes on in between.
+// A run of equal observations has no spread, yet says a lot: σ² is
+// guarded from 0 by a prior, one observation at each end of [Lo, Hi]
+// added to the sample's (when Hi > Lo), and by MinVariance. The test
+// accepts H1 when LLR ≥ log((1−β)/α), H0 when LLR ≤ log(β/(1−α)), and
+// goes on in between.
 type SPRT struct {
-	Elo0, Elo1  float64
+	Mu0, Mu1    float64
 	Alpha, Beta float64
+	Lo, Hi      float64 // the range of an observation, for the prior
+	MinVariance float64
+}
+
+// EloSPRT tests match scores in [0, 1] (a draw 0.5) between two Elo
+// differences, H0 elo0 and H1 elo1: their expected scores, with the prior
+// of one win and one loss.
+func EloSPRT(elo0, elo1, alpha, beta float64) SPRT {
+	return SPRT{Mu0: EloExpected(elo0, 0), Mu1: EloExpected(elo1, 0), Alpha: alpha, Beta: beta, Lo: 0, Hi: 1}
 }
 
 // Verdict is the state of a sequential test.
@@ -43,26 +53,30 @@ func (t SPRT) Bounds() (lo, hi float64) {
 	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
 }
 
-// LLR is the log-likelihood ratio of the scores so far (0 with fewer than
-// two).
-func (t SPRT) LLR(scores []float64) float64 {
-	m := MeanCI(scores)
+// LLR is the log-likelihood ratio of the observations so far (0 with
+// fewer than two).
+func (t SPRT) LLR(xs []float64) float64 {
+	m := MeanCI(xs)
 	if m.N < 2 {
 		return 0
 	}
-	var ss float64
-	for _, x := range scores {
-		ss += (x - m.Mean) * (x - m.Mean)
+	n := float64(m.N)
+	variance := m.SE * m.SE * n // the sample's, n−1 in the denominator
+	if t.Hi > t.Lo {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - m.Mean) * (x - m.Mean)
+		}
+		ss += (m.Mean-t.Lo)*(m.Mean-t.Lo) + (t.Hi-m.Mean)*(t.Hi-m.Mean)
+		variance = ss / (n + 1)
 	}
-	ss += m.Mean*m.Mean + (1-m.Mean)*(1-m.Mean)
-	variance := ss / float64(m.N+1)
-	s0, s1 := EloExpected(t.Elo0, 0), EloExpected(t.Elo1, 0)
-	return float64(m.N) * (s1 - s0) * (2*m.Mean - s0 - s1) / (2 * variance)
+	variance = max(variance, t.MinVariance)
+	return n * (t.Mu1 - t.Mu0) * (2*m.Mean - t.Mu0 - t.Mu1) / (2 * variance)
 }
 
-// Test returns the LLR of the scores and the verdict.
-func (t SPRT) Test(scores []float64) (float64, Verdict) {
-	llr := t.LLR(scores)
+// Test returns the LLR of the observations and the verdict.
+func (t SPRT) Test(xs []float64) (float64, Verdict) {
+	llr := t.LLR(xs)
 	lo, hi := t.Bounds()
 	switch {
 	case llr >= hi:

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // (0, 30), samples from an equal one accept H0, each long before 2000
 // matches, and the bounds are those of α = β = 0.05.
 func TestSPRTDecides(t *testing.T) {
-	test := SPRT{Elo0: 0, Elo1: 30, Alpha: 0.05, Beta: 0.05}
+	test := EloSPRT(0, 30, 0.05, 0.05)
 	lo, hi := test.Bounds()
 	if lo > -2.94 || lo < -2.95 || hi < 2.94 || hi > 2.95 {
 		t.Fatalf("bounds %.3f, %.3f, want ∓2.944", lo, hi)
@@ -53,5 +54,38 @@ func TestSPRTDecides(t *testing.T) {
 	}
 	if _, v := test.Test(wins); v != AcceptH1 || len(wins) < 10 {
 		t.Errorf("%d straight wins: %v", len(wins), v)
+	}
+}
+
+// TestSPRTOnMeans: the two guards against a sample without spread, and
+// the test of a mean difference against a margin either way.
+func TestSPRTOnMeans(t *testing.T) {
+	better := SPRT{Mu0: 0, Mu1: 0.1, Alpha: 0.05, Beta: 0.05, MinVariance: 0.01}
+	worse := better
+	worse.Mu1 = -0.1
+	tests := []struct {
+		name        string
+		xs          []float64
+		test        SPRT
+		wantLLR     float64
+		wantVerdict Verdict
+	}{
+		// Four equal differences: the floor, 0.01, is the variance.
+		{"floor", []float64{1, 1, 1, 1}, better, 4 * 0.1 * (2 - 0.1) / (2 * 0.01), AcceptH1},
+		{"floor, the other side", []float64{1, 1, 1, 1}, worse, 4 * -0.1 * (2 + 0.1) / (2 * 0.01), AcceptH0},
+		// Mean 0, sample variance 4/3: well inside the bounds.
+		{"spread", []float64{1, -1, 1, -1}, better, 4 * 0.1 * -0.1 / (2 * 4.0 / 3), Continue},
+		// Scores 1, 1 with the prior of a win and a loss: variance
+		// (0 + 1 + 0) / 3.
+		{"prior", []float64{1, 1}, SPRT{Mu0: 0.5, Mu1: 0.6, Alpha: 0.05, Beta: 0.05, Hi: 1}, 2 * 0.1 * (2 - 1.1) / (2 * 1.0 / 3), Continue},
+		{"one observation", []float64{1}, better, 0, Continue},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			llr, v := tt.test.Test(tt.xs)
+			if math.Abs(llr-tt.wantLLR) > 1e-9 || v != tt.wantVerdict {
+				t.Errorf("LLR %v, %v; want %v, %v", llr, v, tt.wantLLR, tt.wantVerdict)
+			}
+		})
 	}
 }

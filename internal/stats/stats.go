@@ -1,7 +1,8 @@
 // Package stats holds the few statistics the referees and measurement
 // commands report: the Wilson interval of a win rate, its p-value against
-// 50%, Elo ratings and differences, and the mean of a sample with its 95%
-// interval. One copy, so that two commands never disagree on a figure.
+// 50%, Elo ratings and differences, the mean of a sample with its 95%
+// interval, and the sequential test on such a mean. One copy, so that two
+// commands never disagree on a figure.
 package stats
 
 import "math"
@@ -82,12 +83,14 @@ func EloInterval(k, n int) (diff, lo, hi float64) {
 	return diff, EloDiff(l), EloDiff(h)
 }
 
-// Mean is a sample's mean with its standard error and 95% interval.
+// Mean is a sample's mean with its standard error and 95% interval; as
+// JSON, the mean and the interval.
 type Mean struct {
-	N      int
-	Mean   float64
-	SE     float64 // standard error of the mean (sample standard deviation / √N)
-	Lo, Hi float64 // Mean ∓ t·SE, t the 97.5% quantile of Student's t with N−1 degrees of freedom
+	N    int     `json:"-"`
+	Mean float64 `json:"mean"`
+	SE   float64 `json:"-"`      // standard error of the mean (sample standard deviation / √N)
+	Lo   float64 `json:"low95"`  // Mean − t·SE, t the 97.5% quantile of Student's t with N−1 degrees of freedom
+	Hi   float64 `json:"high95"` // Mean + t·SE
 }
 
 // Half is the half-width of the interval.
