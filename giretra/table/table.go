@@ -1,0 +1,566 @@
+// Package table is the Giretra table of gamebot play: a person at any
+// seat with or against any mix of our bot, the referee's agents, a bot
+// server by URL and the bots of external-bots/, or four bots watched with
+// their hands open. The match is giretra.RunMatch, the engine's call
+// order; the person's seat is a giretra.Player whose decisions wait for
+// the page. The page (page.html, page.js, page.css) holds no rules: it
+// draws the view of the person's seat and sends the actions it offers.
+//
+// What the person's view holds is the table's only disclosure: their own
+// hand, the cards played, the bids; another seat's cards only once the
+// deal is over (its review), or all hands when four bots play. Every
+// match is recorded in giretra/record's format (giretra-ref show and
+// report read it); the review page is giretra/report's deal viewer.
+package table
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/record"
+	"github.com/botarena/gamebot/giretra/report"
+	"github.com/botarena/gamebot/internal/problem"
+	tables "github.com/botarena/gamebot/internal/table"
+)
+
+// Table is one Giretra match at the table.
+type Table struct {
+	opts    Options
+	specs   [4]seatSpec
+	you     int // the person's seat, -1 when four bots play
+	first   giretra.Position
+	env     tables.Env
+	created time.Time
+	cancel  context.CancelFunc
+	done    chan struct{}
+	servers []*launched
+	answers chan answer // the person's decisions, to the match
+
+	mu      sync.Mutex
+	seq     int
+	logN    int
+	logs    []logLine
+	match   giretra.MatchState
+	cur     *dealState   // the deal in play, or the last one
+	deals   []*dealState // finished deals
+	shown   int          // the finished deal the page details (1-based); 0: the latest
+	pending *decision    // the person's decision the match waits for
+	asked   int          // the version at which pending was asked
+	cuts    []giretra.Cut
+	over    bool
+	result  giretra.MatchResult
+	failure string // why the match stopped before its end
+	paused  bool
+	steps   int
+	pace    time.Duration
+	wake    chan struct{} // closed when a watch control changes
+	mirror  *rand.Rand    // the match's deck stream, shuffled along to know the hands
+	ops     []func(*record.Writer)
+	dealOps int    // ops up to the end of the last finished deal
+	final   []byte // the whole record, once the match is over
+}
+
+// dealState is one deal as the table knows it (all of it: the view
+// decides what the person sees).
+type dealState struct {
+	n        int // from 1
+	dealer   giretra.Position
+	before   [2]int
+	deck     [32]giretra.Card
+	cut      *cutDone
+	full     [4]giretra.Set
+	dealt    [4][]giretra.Card // dealt order: five, then three after the bidding
+	hands    [4]giretra.Set    // in hand now
+	bids     []giretra.Action
+	bidding  giretra.Bidding
+	contract *giretra.Contract
+	hs       giretra.HandState
+	result   *giretra.DealResult
+	after    [2]int
+	values   []valuesView // our bot's card values, in play order
+}
+
+type cutDone struct {
+	seat  giretra.Position
+	cut   giretra.Cut
+	fixed bool // a replay's cut: nobody was asked
+}
+
+// Kinds of the person's decisions.
+const (
+	decideCut  = "cut"
+	decideBid  = "bid"
+	decideCard = "card"
+	decideNext = "next" // the deal's summary seen: deal the next one
+)
+
+// decision is what the match asks the person, with the options offered.
+type decision struct {
+	kind  string
+	bids  []giretra.Action
+	cards giretra.Set
+}
+
+// answer is the person's decision, checked.
+type answer struct {
+	cut  giretra.Cut
+	bid  giretra.Action
+	card giretra.Card
+}
+
+// deckRNG is the match's deck stream for seed (a fresh copy each call).
+func deckRNG(seed int64) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), 0x676972657472)) }
+
+// run plays the match and keeps its record.
+func (t *Table) run(ctx context.Context, players [4]giretra.Player) {
+	defer close(t.done)
+	cfg := giretra.MatchConfig{TargetScore: t.opts.Target, FirstDealer: t.first, Deal: t.checkDeal}
+	res, err := giretra.RunMatch(ctx, players, cfg, deckRNG(t.opts.seed()), nil)
+	t.finish(ctx, res, err)
+}
+
+// finish ends the match: its result, its record (kept, and written to the
+// records folder).
+func (t *Table) finish(ctx context.Context, res giretra.MatchResult, err error) {
+	interrupted := err != nil && ctx.Err() != nil
+	t.mu.Lock()
+	t.result = res
+	data, recErr := t.recordLocked(len(t.ops), true, err, interrupted)
+	t.final = data
+	t.mu.Unlock()
+	// The file exists before any view says the match is over.
+	if t.env.Records != "" && recErr == nil {
+		recErr = os.WriteFile(filepath.Join(t.env.Records, t.fileName()), data, 0o644)
+	}
+	t.update(func() {
+		t.over, t.pending = true, nil
+		switch {
+		case err == nil:
+			t.sayLocked(t.resultText())
+		case interrupted:
+			t.failure = "the table was closed"
+		default:
+			t.failure = err.Error()
+			t.sayLocked("The match stopped: " + err.Error())
+		}
+		if recErr != nil {
+			t.sayLocked("The record could not be written: " + recErr.Error())
+		}
+	})
+}
+
+func (t *Table) fileName() string {
+	id := t.env.ID
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return fmt.Sprintf("giretra-%s-%s.jsonl", t.created.UTC().Format("20060102-150405"), id)
+}
+
+// update applies f to the table under its lock, as a new version, and
+// wakes the pages waiting for one.
+func (t *Table) update(f func()) {
+	t.mu.Lock()
+	f()
+	t.seq++
+	t.mu.Unlock()
+	t.env.Notify()
+}
+
+// say adds a line to the log, read aloud by the page.
+func (t *Table) say(text string) { t.update(func() { t.sayLocked(text) }) }
+
+func (t *Table) sayLocked(text string) {
+	t.logN++
+	t.logs = append(t.logs, logLine{N: t.logN, Text: text})
+	if len(t.logs) > maxLog {
+		t.logs = slices.Delete(t.logs, 0, len(t.logs)-maxLog)
+	}
+}
+
+// maxLog is the log lines a view carries.
+const maxLog = 40
+
+// recordOp keeps one of the record writer's calls, replayed to write the
+// record (whole at the end, or up to the last finished deal for a review
+// during the match).
+func (t *Table) recordOp(op func(*record.Writer)) {
+	t.mu.Lock()
+	t.ops = append(t.ops, op)
+	t.mu.Unlock()
+}
+
+// snapshot copies what a record writer reads of an event: the engine
+// changes the states it points to as the match goes on.
+func snapshot(e *giretra.Event) *giretra.Event {
+	c := *e
+	if e.Match != nil {
+		m := *e.Match
+		m.Deals = slices.Clone(m.Deals)
+		c.Match = &m
+	}
+	if e.Negotiation != nil {
+		n := *e.Negotiation
+		n.Actions = slices.Clone(n.Actions)
+		c.Negotiation = &n
+	}
+	if e.Hand != nil {
+		h := *e.Hand
+		h.Completed = slices.Clone(h.Completed)
+		c.Hand = &h
+	}
+	if e.Trick != nil {
+		tr := *e.Trick
+		c.Trick = &tr
+	}
+	if e.Result != nil {
+		r := *e.Result
+		c.Result = &r
+	}
+	return &c
+}
+
+// onEvent follows the game's events (as told to Bottom, the first seat
+// told).
+func (t *Table) onEvent(e *giretra.Event) {
+	switch e.Kind {
+	case giretra.CardPlayed, giretra.MatchEnded:
+		if e.Kind == giretra.MatchEnded {
+			t.update(func() { t.match = copyMatch(e.Match) })
+		}
+		return // the record has nothing to keep of them
+	}
+	snap := snapshot(e)
+	t.update(func() {
+		t.ops = append(t.ops, func(w *record.Writer) { w.Event(snap) })
+		switch e.Kind {
+		case giretra.DealStarted:
+			t.match = copyMatch(e.Match)
+			d := &dealState{n: len(e.Match.Deals) + 1, dealer: e.Match.Dealer, before: e.Match.Points}
+			d.deck = giretra.Shuffle(t.mirror)
+			d.bidding = giretra.NewBidding(d.dealer)
+			t.cur = d
+			t.sayLocked(fmt.Sprintf("Deal %d: %s %s, %s %s.", d.n, t.whoLocked(d.dealer), t.verb(d.dealer, "deals", "deal"),
+				t.whoLocked(d.dealer.Previous()), t.verb(d.dealer.Previous(), "cuts", "cut")))
+		case giretra.NegotiationCompleted:
+			d := t.cur
+			st, err := e.Negotiation.State()
+			if d == nil || err != nil {
+				return
+			}
+			c, ok := st.Contract()
+			if !ok {
+				return
+			}
+			d.contract = &c
+			d.hands = d.full
+			d.hs = giretra.HandState{Mode: c.Mode, Current: giretra.NewTrick(d.dealer.Next())}
+			t.sayLocked(fmt.Sprintf("Contract: %s by %s. %s %s.", contractText(c), t.whoLocked(c.Announcer),
+				t.whoLocked(d.dealer.Next()), t.verb(d.dealer.Next(), "leads", "lead")))
+		case giretra.DealEnded:
+			d := t.cur
+			if d == nil {
+				return
+			}
+			r := *e.Result
+			d.result, d.after = &r, e.Match.Points
+			t.match = copyMatch(e.Match)
+			t.deals = append(t.deals, d)
+			t.dealOps = len(t.ops)
+			t.shown = 0
+			t.sayLocked(fmt.Sprintf("Deal %d over: %s Score %d–%d.", d.n, t.dealResultText(d), d.after[0], d.after[1]))
+		}
+	})
+}
+
+func copyMatch(m *giretra.MatchState) giretra.MatchState {
+	c := *m
+	c.Deals = slices.Clone(m.Deals)
+	return c
+}
+
+// checkDeal compares the hands the table worked out with those the match
+// dealt: they are the same cards, or the table would show wrong ones.
+func (t *Table) checkDeal(_ giretra.Position, hands [4]giretra.Set) {
+	t.update(func() {
+		if t.cur == nil || t.cur.full != hands {
+			t.failure = "internal error: the table's hands differ from the match's"
+			t.sayLocked(t.failure)
+		}
+	})
+}
+
+// fixedCut is the cut of deal (0-based) in a replay.
+func (t *Table) fixedCut(deal int) (giretra.Cut, bool) {
+	if deal < len(t.opts.Cuts) {
+		c := t.opts.Cuts[deal]
+		return giretra.Cut{Position: c.Position, FromTop: c.FromTop}, true
+	}
+	return giretra.Cut{}, false
+}
+
+// applyCut deals the cards as the cut makes them fall.
+func (t *Table) applyCut(cutter giretra.Position, c giretra.Cut, fixed bool) {
+	t.update(func() { t.cutLocked(cutter, c, fixed) })
+}
+
+func (t *Table) cutLocked(cutter giretra.Position, c giretra.Cut, fixed bool) {
+	d := t.cur
+	if d == nil {
+		return
+	}
+	d.cut = &cutDone{seat: cutter, cut: c, fixed: fixed}
+	deck := giretra.CutDeck(d.deck, c)
+	hands, next := giretra.DealFirst(&deck, d.dealer)
+	full := hands
+	giretra.DealRest(&deck, d.dealer, &full, next)
+	d.hands, d.full = hands, full
+	for p := range 4 {
+		d.dealt[p] = d.dealt[p][:0]
+		for _, card := range deck {
+			if full[p].Has(card) {
+				d.dealt[p] = append(d.dealt[p], card)
+			}
+		}
+	}
+	if len(t.cuts) == d.n-1 {
+		t.cuts = append(t.cuts, c)
+	}
+	t.ops = append(t.ops, func(w *record.Writer) { w.Cut(cutter, c, nil) })
+	if fixed {
+		t.sayLocked(fmt.Sprintf("The cut of the match replayed: %s.", cutText(c)))
+	} else {
+		t.sayLocked(fmt.Sprintf("%s %s %s.", t.whoLocked(cutter), t.verb(cutter, "cuts", "cut"), cutText(c)))
+	}
+}
+
+// applyBid adds an accepted action to the deal's bidding.
+func (t *Table) applyBid(a giretra.Action) { t.update(func() { t.bidLocked(a) }) }
+
+func (t *Table) bidLocked(a giretra.Action) {
+	d := t.cur
+	if d == nil {
+		return
+	}
+	_ = d.bidding.Apply(len(d.bids), a)
+	d.bids = append(d.bids, a)
+	t.ops = append(t.ops, func(w *record.Writer) { w.Bid(a) })
+	t.sayLocked(fmt.Sprintf("%s: %s.", t.whoLocked(a.Player), bidText(a)))
+}
+
+// applyCard plays a card to the trick.
+func (t *Table) applyCard(p giretra.Position, c giretra.Card) {
+	t.update(func() { t.cardLocked(p, c) })
+}
+
+func (t *Table) cardLocked(p giretra.Position, c giretra.Card) {
+	d := t.cur
+	if d == nil || d.contract == nil {
+		return
+	}
+	d.hands[p] = d.hands[p].Without(c)
+	done := d.hs.Play(c)
+	t.sayLocked(fmt.Sprintf("%s %s %s.", t.whoLocked(p), t.verb(p, "plays", "play"), c))
+	if done {
+		last := &d.hs.Completed[len(d.hs.Completed)-1]
+		w := last.Winner(d.hs.Mode)
+		pts := last.Points(d.hs.Mode)
+		if len(d.hs.Completed) == 8 {
+			pts += 10
+		}
+		t.sayLocked(fmt.Sprintf("%s %s trick %d (%d points).", t.whoLocked(w), t.verb(w, "wins", "win"), len(d.hs.Completed), pts))
+	}
+}
+
+// explainer keeps our bot's card values for the deal in play.
+func (t *Table) explainer() func(bot.CardValues) {
+	return func(cv bot.CardValues) {
+		v := valuesOf(cv)
+		t.mu.Lock()
+		if t.cur != nil && t.cur.n == cv.Deal+1 {
+			t.cur.values = append(t.cur.values, v)
+		}
+		t.mu.Unlock()
+	}
+}
+
+// gate is where a bot waits before each decision: the pace, when a person
+// is there to follow; the pause and the steps, when four bots play.
+func (t *Table) gate(ctx context.Context) error {
+	for {
+		t.mu.Lock()
+		if t.you < 0 && t.paused {
+			if t.steps > 0 {
+				t.steps--
+				t.mu.Unlock()
+				return ctx.Err()
+			}
+			wake := t.wake
+			t.mu.Unlock()
+			select {
+			case <-wake:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		pace, wake := t.pace, t.wake
+		t.mu.Unlock()
+		if pace <= 0 {
+			return ctx.Err()
+		}
+		timer := time.NewTimer(pace)
+		select {
+		case <-timer.C:
+			return nil
+		case <-wake: // paused, or a new pace: it applies at once
+			timer.Stop()
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		}
+	}
+}
+
+// ask poses the person a decision and waits for it.
+func (t *Table) ask(ctx context.Context, d decision) (answer, error) {
+	t.update(func() {
+		t.pending, t.asked = &d, t.seq+1
+		if d.kind != decideNext {
+			t.sayLocked(fmt.Sprintf("Your turn: %s.", promptOf(d.kind)))
+		}
+	})
+	select {
+	case a := <-t.answers:
+		return a, nil
+	case <-ctx.Done():
+		t.mu.Lock()
+		t.pending = nil
+		t.mu.Unlock()
+		return answer{}, ctx.Err()
+	}
+}
+
+// View is the person's seat's view.
+func (t *Table) View() (int, any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.seq, t.viewLocked()
+}
+
+// Summary is the table's line in the lobby.
+func (t *Table) Summary() tables.Summary {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := tables.Summary{Title: t.teamLocked(giretra.Team1) + " vs " + t.teamLocked(giretra.Team2), Over: t.over, Created: t.created}
+	switch {
+	case t.over && t.failure != "":
+		s.Status = "stopped: " + t.failure
+	case t.over:
+		s.Status = "over: " + t.resultText()
+	case t.pending != nil:
+		s.Status = "your turn"
+	case t.cur != nil:
+		s.Status = fmt.Sprintf("deal %d, %d–%d", t.cur.n, t.match.Points[0], t.match.Points[1])
+	default:
+		s.Status = "starting"
+	}
+	return s
+}
+
+// Close stops the match, writes what exists of its record, and stops the
+// bot servers the table launched.
+func (t *Table) Close() {
+	t.cancel()
+	<-t.done
+	for _, l := range t.servers {
+		l.client.Close()
+		l.stop()
+	}
+}
+
+// header is the record's first line.
+func (t *Table) header() record.Header {
+	h := record.Header{Command: "play", Match: max(1, t.opts.Match), Seed: t.opts.seed(), Target: t.opts.Target,
+		FirstDealer: record.Seat(t.first)}
+	for p := range 4 {
+		h.Players[p] = t.specs[p].name
+		h.HTTP[p] = t.specs[p].kind == kindURL || t.specs[p].kind == kindFolder
+	}
+	subject := 0
+	if t.you >= 0 {
+		subject = t.you
+	}
+	h.Subject, h.SubjectTeam = h.Players[subject], record.Team(giretra.Position(subject).Team())
+	return h
+}
+
+// recordLocked writes the record of the first n ops: with its end line
+// when end is set, else without (the match goes on).
+func (t *Table) recordLocked(n int, end bool, matchErr error, interrupted bool) ([]byte, error) {
+	var buf bytes.Buffer
+	w := record.New(&buf, t.header(), deckRNG(t.opts.seed()))
+	for _, op := range t.ops[:n] {
+		op(w)
+	}
+	res := t.result
+	if !end {
+		res = giretra.MatchResult{Final: t.match, Winner: giretra.NoTeam}
+	}
+	if err := w.End(res, matchErr, -1, interrupted); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	if !end { // drop the end line
+		b = b[:bytes.LastIndexByte(b[:len(b)-1], '\n')+1]
+	}
+	return b, nil
+}
+
+// Record is the match's record in giretra/record's format: the whole
+// match once it is over, else its finished deals (a deal in play would
+// show every hand).
+func (t *Table) Record() (string, []byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.over {
+		if t.final == nil {
+			return "", nil, errors.New("the record could not be written")
+		}
+		return t.fileName(), t.final, nil
+	}
+	b, err := t.recordLocked(t.dealOps, false, nil, false)
+	return t.fileName(), b, err
+}
+
+// Review is giretra/report's page of the finished deals: the deal viewer
+// with every hand.
+func (t *Table) Review() ([]byte, error) {
+	name, data, err := t.Record()
+	if err != nil {
+		return nil, err
+	}
+	m, err := record.Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("reading the record %s: %w", name, err)
+	}
+	m.Deals = slices.DeleteFunc(m.Deals, func(d *record.Deal) bool { return d.Result == nil })
+	if len(m.Deals) == 0 {
+		return nil, problem.New(problem.NotFound, "no deal has finished yet: the review shows the finished deals")
+	}
+	var buf bytes.Buffer
+	if err := report.Write(&buf, []*record.Match{m}, report.Options{Title: "Giretra table: " + m.Describe()}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
