@@ -1,8 +1,13 @@
 package main
 
-import "github.com/botarena/gamebot/internal/table"
+import (
+	giretratable "github.com/botarena/gamebot/giretra/table"
+	"github.com/botarena/gamebot/internal/table"
+)
 
 // playGames are the games of gamebot play, each from its own house.
 func playGames() []*table.Game {
-	return []*table.Game{}
+	return []*table.Game{
+		giretratable.Game(),
+	}
 }
