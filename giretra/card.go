@@ -157,28 +157,39 @@ func (c Card) Short() string {
 	return string("789TJQKA"[c.Rank()]) + string("CDHS"[c.Suit()])
 }
 
-// SetOf builds a set from cards.
-func SetOf(cards ...Card) Set {
-	var s Set
-	for _, c := range cards {
-		s |= c.Bit()
+// MarshalText is the card's text form, its two-character code (Short):
+// game records and test tables write cards so.
+func (c Card) MarshalText() ([]byte, error) {
+	if c > 31 {
+		return nil, fmt.Errorf("card %d out of range", uint8(c))
 	}
-	return s
+	return []byte(c.Short()), nil
 }
 
-// MustParseCards parses short names ("JH 9H AS") into a set; for tests and tools.
+// UnmarshalText reads a card's two-character code: a rank of 789TJQKA
+// and a suit of CDHS, as MarshalText writes them.
+func (c *Card) UnmarshalText(b []byte) error {
+	if len(b) == 2 {
+		r := strings.IndexByte("789TJQKA", b[0])
+		s := strings.IndexByte("CDHS", b[1])
+		if r >= 0 && s >= 0 {
+			*c = NewCard(Rank(r), Suit(s))
+			return nil
+		}
+	}
+	return fmt.Errorf("bad card %q (rank 789TJQKA, suit CDHS, as in JH)", b)
+}
+
+// MustParseCards parses two-character codes ("JH 9H AS") into a set; for
+// tests and tools.
 func MustParseCards(s string) Set {
 	var out Set
 	for f := range strings.FieldsSeq(s) {
-		if len(f) != 2 {
-			panic("bad card " + f)
+		var c Card
+		if err := c.UnmarshalText([]byte(f)); err != nil {
+			panic(err)
 		}
-		r := strings.IndexByte("789TJQKA", f[0])
-		su := strings.IndexByte("CDHS", f[1])
-		if r < 0 || su < 0 {
-			panic("bad card " + f)
-		}
-		out |= NewCard(Rank(r), Suit(su)).Bit()
+		out |= c.Bit()
 	}
 	return out
 }
@@ -304,17 +315,6 @@ func (m Mode) IsTrump(s Suit) bool {
 		return Suit(m) == s
 	}
 	return false
-}
-
-// TrumpMask is the set of trump cards in m (empty in NoTrumps, all in AllTrumps).
-func (m Mode) TrumpMask() Set {
-	switch {
-	case m == AllTrumps:
-		return FullDeck
-	case m.IsColour():
-		return SuitMask(Suit(m))
-	}
-	return 0
 }
 
 // Total is the card points of a deal in mode m, last-trick bonus included.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,77 +145,8 @@ func TestEngineCommandLines(t *testing.T) {
 	}
 }
 
-// Names resolve as giretra-manage resolves them (AgentName, then
-// DisplayName, ignoring case; external bots override built-ins), plus our
-// lower-case names and the website's "Razavavy".
-func TestNameResolution(t *testing.T) {
-	root := engineCheckout(t, "random", "Eva=Imposter", "shown=Display Name")
-	bad := filepath.Join(root, "external-bots", "broken")
-	_ = os.MkdirAll(bad, 0o755)
-	_ = os.WriteFile(filepath.Join(bad, "bot.meta.json"), []byte(`{"name":`), 0o644)
-	nolaunch := filepath.Join(root, "external-bots", "nolaunch")
-	_ = os.MkdirAll(nolaunch, 0o755)
-	_ = os.WriteFile(filepath.Join(nolaunch, "bot.meta.json"), []byte(`{"name":"nolaunch"}`), 0o644)
-	var warn bytes.Buffer
-	r := referee.NewRegistry("", &warn)
-	tests := []struct {
-		spec        string
-		name, agent string
-		dir         string // external bot folder name
-	}{
-		{spec: "random", name: "random", agent: "random"},
-		{spec: "EVA", name: "eva", agent: "eva"}, // our lower-case names come first
-		{spec: "noisy-eva", name: "noisy-eva", agent: "noisy-eva"},
-		{spec: "RandomPlayer", name: "RandomPlayer", agent: "random"},
-		{spec: "randomplayer", name: "RandomPlayer", agent: "random"},
-		{spec: "Kialasoa", name: "RandomPlayer", agent: "random"},
-		{spec: "CalculatingPlayer", name: "CalculatingPlayer", agent: "calculating"},
-		{spec: "Razazavavy", name: "CalculatingPlayer", agent: "calculating"},
-		{spec: "Razavavy", name: "CalculatingPlayer", agent: "calculating"},
-		{spec: "DeterministicPlayer", name: "DeterministicPlayer", agent: "eva"},
-		{spec: "BadPlayer", name: "BadPlayer", agent: "bad"},
-		{spec: "sakabelou", name: "BadPlayer", agent: "bad"},
-		{spec: "shown", dir: "shown"},
-		{spec: "display name", dir: "shown"},
-		{spec: "http://localhost:1", name: "http://localhost:1"},
-	}
-	for _, tt := range tests {
-		bs, err := r.Resolve(tt.spec)
-		if err != nil {
-			t.Errorf("%s: %v", tt.spec, err)
-			continue
-		}
-		if bs.Name != tt.name || bs.Agent != tt.agent || (tt.dir != "") != (bs.Dir != "") || tt.dir != "" && filepath.Base(bs.Dir) != tt.dir {
-			t.Errorf("%s → %+v, want name %q agent %q dir %q", tt.spec, bs, tt.name, tt.agent, tt.dir)
-		}
-	}
-	for _, w := range []string{"Skipping broken: malformed", "Skipping nolaunch: missing 'launch'"} {
-		if !strings.Contains(warn.String(), w) {
-			t.Errorf("warnings %q lack %q", warn.String(), w)
-		}
-	}
-	_, err := r.Resolve("Nobody")
-	var ue *referee.UsageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Available: BadPlayer (Sakabelou), CalculatingPlayer (Razazavavy), DeterministicPlayer (Eva), Eva (Imposter)") {
-		t.Errorf("unknown agent: %v", err)
-	}
-	var all []string
-	for _, a := range r.All() {
-		all = append(all, filepath.Base(a))
-	}
-	if strings.Join(all, ",") != "DeterministicPlayer,CalculatingPlayer,RandomPlayer,BadPlayer,Eva,shown" {
-		t.Errorf("all agents %v", all)
-	}
-	// -bots names another folder.
-	other := referee.NewRegistry(filepath.Join(root, "nowhere"), &warn)
-	if _, err := other.Resolve("shown"); err == nil {
-		t.Error("-bots should replace the discovered folder")
-	}
-}
-
 func TestSpectreBools(t *testing.T) {
-	o := &referee.Options{}
-	fs, _ := newFlagSet("validate", o, &bytes.Buffer{})
+	fs, _ := newFlagSet("validate", &options{}, &bytes.Buffer{})
 	got := spectreBools(fs, []string{"bot", "--shuffle", "false", "-d", "-v", "TRUE", "-n", "false", "--json", "x"})
 	want := []string{"bot", "--shuffle=false", "-d", "-v=true", "-n", "false", "--json", "x"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {

@@ -22,13 +22,18 @@
 package main
 
 import (
-	"github.com/botarena/gamebot/giretra/referee"
+	"errors"
+
 	"github.com/botarena/gamebot/internal/cli"
 )
+
+// errFailed is a run that failed what it checks (violations, crashes, an
+// aborted benchmark, a worse candidate): its report says why.
+var errFailed = errors.New("FAIL")
 
 // main exits as the engine's tool does: 0 pass, 1 fail (violations,
 // crashes, an aborted benchmark), 2 infrastructure, usage or an
 // interrupted run.
 func main() {
-	cli.Main("giretra-ref", run, cli.Status{Err: referee.ErrFailed, Code: 1}, cli.Status{Code: 2})
+	cli.Main("giretra-ref", run, cli.Status{Err: errFailed, Code: 1}, cli.Status{Code: 2})
 }

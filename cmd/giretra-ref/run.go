@@ -2,15 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/botarena/gamebot/giretra/referee"
 	"io"
 	"math/rand/v2"
 	"strings"
 
+	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/referee"
 	"github.com/botarena/gamebot/giretra/remote"
+	"github.com/botarena/gamebot/giretra/report"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/cli"
 )
@@ -50,18 +53,17 @@ or false (--shuffle false), as in giretra-manage.
 
 // run is the command: args are the mode, then flags and bots in any order.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	env := &referee.Env{Getenv: getenv, Stdout: stdout, Stderr: stderr}
 	if len(args) < 1 {
 		printUsage(stderr)
-		return referee.UsageErr("missing command")
+		return usageErr("missing command")
 	}
 	switch args[0] {
 	case "show":
-		return runShow(args[1:], env)
+		return runShow(args[1:], stdout, stderr)
 	case "report":
-		return runReport(args[1:], env)
+		return runReport(args[1:], stdout, stderr)
 	case "losses":
-		return runLosses(args[1:], env)
+		return runLosses(args[1:], stdout, stderr)
 	}
 	o, err := parseOptions(args[0], args[1:], stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -70,23 +72,124 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if err != nil {
 		return err
 	}
-	if o.DrawnSeed {
+	if o.drawnSeed {
 		fmt.Fprintf(stderr, "giretra-ref: seed %d\n", o.Seed)
 	}
-	switch o.Mode {
-	case "help":
+	if o.mode == "help" {
 		printUsage(stdout)
 		return nil
-	case "validate":
-		return referee.Validate(ctx, o, env)
-	case "benchmark":
-		return referee.Benchmark(ctx, o, env)
-	case "swiss":
-		return referee.Swiss(ctx, o, env)
-	case "compare":
-		return referee.Compare(ctx, o, env)
 	}
-	return referee.UsageErr("unknown command %q", o.Mode)
+	// The bar is drawn only where a person watches: a terminal, outside CI.
+	var bar *progressBar
+	if !o.noProgress && getenv("CI") == "" && cli.IsTerminal(stderr) {
+		bar = &progressBar{w: stderr}
+		o.Progress = bar.draw
+	}
+	o.Log = func(msg string) { fmt.Fprintf(stderr, "giretra-ref: %s\n", msg) }
+	o.Registry = referee.NewRegistry(o.botsDir, func(msg string) { fmt.Fprintf(stderr, "Warning: %s\n", msg) })
+	err = play(ctx, o, stdout, stderr)
+	bar.finish()
+	var se *referee.SpecError
+	if errors.As(err, &se) {
+		return usageErr("%v", err)
+	}
+	return err
+}
+
+// play runs a command that plays matches and prints its report: as JSON
+// with -json, else as text. The error is the exit status's: errFailed
+// when the run failed, the interrupt when a signal cut it short, then a
+// record that could not be written.
+func play(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+	emit := func(rep any, text func()) error {
+		if o.json {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		}
+		text()
+		return nil
+	}
+	var failed bool
+	var err error
+	switch o.mode {
+	case "validate":
+		if len(o.args) != 1 {
+			return usageErr("validate needs exactly one bot (URL, folder or agent name)")
+		}
+		var rep *referee.ValidateReport
+		rep, err = referee.Validate(ctx, referee.ValidateConfig{Setup: o.Setup, Bot: o.args[0], Opponent: o.opponent, Matches: o.matches,
+			LimitMS: o.limitMS, Determinism: o.determinism})
+		if rep == nil {
+			return err
+		}
+		if perr := emit(rep, func() { report.ValidateText(stdout, rep, o.verbose) }); perr != nil {
+			return perr
+		}
+		failed = rep.Failed()
+	case "benchmark":
+		if len(o.args) > 2 {
+			return usageErr("benchmark takes at most two bots (URL, folder or agent name each)")
+		}
+		c := referee.BenchmarkConfig{Setup: o.Setup, Matches: o.matches, K: o.eloK, EloA: o.elo1, EloB: o.elo2, Duplicate: o.duplicate}
+		if len(o.args) > 0 {
+			c.A = o.args[0]
+		}
+		if len(o.args) > 1 {
+			c.B = o.args[1]
+		}
+		var rep *referee.BenchReport
+		if rep, err = referee.Benchmark(ctx, c); rep == nil {
+			return err
+		}
+		if perr := emit(rep, func() { report.BenchmarkText(stdout, rep) }); perr != nil {
+			return perr
+		}
+		failed = rep.Aborted != ""
+	case "swiss":
+		c := referee.SwissConfig{Setup: o.Setup, Bots: o.args, Rounds: o.rounds, Elo: o.eloInit, KMax: o.kMax, KMin: o.kMin, KHalfLife: o.kHalfLife}
+		if !o.json {
+			c.Round = func(r referee.SwissRound) { report.SwissRoundText(stdout, &c, r) }
+		}
+		rep, err := referee.Swiss(ctx, c)
+		if errors.Is(err, referee.ErrTooFewEntrants) {
+			fmt.Fprintf(stdout, "Error: At least 2 agent factories are required for a Swiss tournament.\nAvailable: %s\n", o.Registry.Available())
+			return errFailed
+		}
+		if err != nil {
+			return err
+		}
+		if err := emit(rep, func() { report.SwissText(stdout, rep) }); err != nil {
+			return err
+		}
+		if rep.Error != "" {
+			fmt.Fprintf(stderr, "Error: %s\n", rep.Error)
+		}
+		failed = rep.Error != ""
+	case "compare":
+		if o.baseline == "" || o.candidate == "" {
+			return usageErr("compare needs -baseline and -candidate")
+		}
+		var rep *referee.CompareReport
+		rep, err = referee.Compare(ctx, referee.CompareConfig{Setup: o.Setup, Baseline: o.baseline, Candidate: o.candidate, Opponents: o.args,
+			MaxPairs: o.matches, Margin: o.margin, Alpha: o.alpha, Beta: o.alpha, MinPairs: o.minPairs})
+		if rep == nil {
+			return err
+		}
+		if perr := emit(rep, func() { report.CompareText(stdout, rep) }); perr != nil {
+			return perr
+		}
+		failed = rep.Aborted != "" || rep.Verdict == referee.VerdictWorse
+	default:
+		return usageErr("unknown command %q", o.mode)
+	}
+	switch {
+	case failed:
+		return errFailed
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	return err
 }
 
 func printUsage(w io.Writer) { fmt.Fprint(w, usageText) }
@@ -97,7 +200,35 @@ func alias(fs *flag.FlagSet, name, target string) {
 	fs.Var(f.Value, name, "same as -"+target)
 }
 
-func newFlagSet(mode string, o *referee.Options, w io.Writer) (*flag.FlagSet, func() error) {
+// options are the parsed command line: the shared setup and each
+// command's own flags.
+type options struct {
+	referee.Setup
+	mode       string
+	args       []string // the bots
+	drawnSeed  bool     // -seed 0: the seed was drawn at random
+	botsDir    string
+	json       bool
+	noProgress bool
+	verbose    bool
+	matches    int
+
+	opponent    string // validate
+	limitMS     int
+	determinism bool
+
+	eloK, elo1, elo2 float64 // benchmark
+	duplicate        bool
+
+	rounds                         int // swiss
+	eloInit, kMax, kMin, kHalfLife float64
+
+	baseline, candidate string // compare
+	margin, alpha       float64
+	minPairs            int
+}
+
+func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() error) {
 	fs := flag.NewFlagSet(mode, flag.ContinueOnError)
 	fs.SetOutput(w)
 	defMatches, defTarget, defSweep := 100, 151, 0
@@ -118,7 +249,7 @@ func newFlagSet(mode string, o *referee.Options, w io.Writer) (*flag.FlagSet, fu
 		if mode == "compare" {
 			nText = "at most this many deal sequences (each played by both versions, in both seatings, against every opponent)"
 		}
-		fs.IntVar(&o.Matches, "n", defMatches, nText)
+		fs.IntVar(&o.matches, "n", defMatches, nText)
 		alias(fs, "matches", "n")
 	}
 	fs.IntVar(&o.Target, "target", defTarget, "target score (validate 151, benchmark and compare 500, swiss 1000)")
@@ -130,88 +261,88 @@ func newFlagSet(mode string, o *referee.Options, w io.Writer) (*flag.FlagSet, fu
 	fs.IntVar(&o.Concurrency, "concurrency", 1, "matches played at once (each has its own sessions)")
 	dialect := fs.String("dialect", "engine", "wire shapes sent to bot servers: engine or seed (the seed document's)")
 	notify := fs.String("notify", "", `notifications sent to bots given by URL: "all" (default), "none", or a comma list such as deal-started,negotiation-completed (folders use bot.meta.json)`)
-	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON")
-	fs.BoolVar(&o.NoProgress, "no-progress", false, "no progress bar (it is only drawn when stderr is a terminal)")
-	fs.DurationVar(&o.DecisionTO, "decision-timeout", remote.DecisionTimeout, "HTTP timeout of decisions and session creation")
-	fs.DurationVar(&o.NotifyTO, "notify-timeout", remote.NotifyTimeout, "HTTP timeout of notifications")
+	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+	fs.BoolVar(&o.noProgress, "no-progress", false, "no progress bar (it is only drawn when stderr is a terminal)")
+	fs.DurationVar(&o.DecisionTimeout, "decision-timeout", remote.DecisionTimeout, "HTTP timeout of decisions and session creation")
+	fs.DurationVar(&o.NotifyTimeout, "notify-timeout", remote.NotifyTimeout, "HTTP timeout of notifications")
 	fs.StringVar(&o.RecordDir, "record", "", "write a game record per match (JSON Lines) into this folder: hands, cut, bids, tricks, scores, every HTTP exchange")
-	fs.StringVar(&o.BotsDir, "bots", "", "folder whose subfolders hold bot.meta.json (default: external-bots/ of the checkout around the working directory)")
-	fs.BoolVar(&o.Verbose, "v", false, "list every violation, crash and warning")
+	fs.StringVar(&o.botsDir, "bots", "", "folder whose subfolders hold bot.meta.json (default: external-bots/ of the checkout around the working directory)")
+	fs.BoolVar(&o.verbose, "v", false, "list every violation, crash and warning")
 	if mode != "swiss" {
 		fs.StringVar(&o.Seats, "seats", "team1", "where the (first) bot sits: team1 (Bottom+Top), team2 (Left+Right), alternate")
 		fs.StringVar(&o.Partner, "partner", "", "the first bot's partner (an agent, URL or folder): the bot plays one seat of its team (Bottom or Left), the partner the other")
 	}
 	switch mode {
 	case "validate":
-		fs.StringVar(&o.Opponent, "opponent", "random", "the opponent at Left+Right (agent, URL or folder; giretra-manage's default RandomPlayer)")
+		fs.StringVar(&o.opponent, "opponent", "random", "the opponent at Left+Right (agent, URL or folder; giretra-manage's default RandomPlayer)")
 		alias(fs, "o", "opponent")
-		fs.IntVar(&o.LimitMS, "timeout", 0, "decision time limit in ms; slower decisions are violations (0 = none)")
-		fs.BoolVar(&o.Determinism, "d", false, "replay twice against a fresh seeded random opponent and compare the bot's decisions")
+		fs.IntVar(&o.limitMS, "timeout", 0, "decision time limit in ms; slower decisions are violations (0 = none)")
+		fs.BoolVar(&o.determinism, "d", false, "replay twice against a fresh seeded random opponent and compare the bot's decisions")
 		alias(fs, "determinism", "d")
 		alias(fs, "verbose", "v")
 	case "benchmark":
-		fs.Float64Var(&o.EloK, "k", 24, "Elo K factor")
+		fs.Float64Var(&o.eloK, "k", 24, "Elo K factor")
 		alias(fs, "k-factor", "k")
-		fs.Float64Var(&o.Elo1, "elo1", 1200, "initial Elo of the first bot (Team 1)")
-		fs.Float64Var(&o.Elo2, "elo2", 1200, "initial Elo of the second bot (Team 2)")
-		fs.BoolVar(&o.Duplicate, "duplicate", false, "duplicate format: each deal sequence is played twice, seats swapped, with the same cuts; paired results with 95% intervals")
+		fs.Float64Var(&o.elo1, "elo1", 1200, "initial Elo of the first bot (Team 1)")
+		fs.Float64Var(&o.elo2, "elo2", 1200, "initial Elo of the second bot (Team 2)")
+		fs.BoolVar(&o.duplicate, "duplicate", false, "duplicate format: each deal sequence is played twice, seats swapped, with the same cuts; paired results with 95% intervals")
 	case "swiss":
-		fs.IntVar(&o.Rounds, "r", 1000, "number of rounds")
+		fs.IntVar(&o.rounds, "r", 1000, "number of rounds")
 		alias(fs, "rounds", "r")
-		fs.Float64Var(&o.EloInit, "elo", 1200, "initial Elo of every participant")
-		fs.Float64Var(&o.KMax, "k", 40, "maximum Elo K factor (early rounds)")
+		fs.Float64Var(&o.eloInit, "elo", 1200, "initial Elo of every participant")
+		fs.Float64Var(&o.kMax, "k", 40, "maximum Elo K factor (early rounds)")
 		alias(fs, "k-max", "k")
-		fs.Float64Var(&o.KMin, "k-min", 4, "minimum Elo K factor (late rounds)")
-		fs.Float64Var(&o.KHalfLife, "k-half-life", 30, "matches until K is halfway between max and min")
+		fs.Float64Var(&o.kMin, "k-min", 4, "minimum Elo K factor (late rounds)")
+		fs.Float64Var(&o.kHalfLife, "k-half-life", 30, "matches until K is halfway between max and min")
 	case "compare":
-		fs.StringVar(&o.Baseline, "baseline", "", "the version to compare against (URL, folder or agent)")
-		fs.StringVar(&o.Candidate, "candidate", "", "the new version (URL, folder or agent)")
-		fs.Float64Var(&o.Margin, "margin", 0.1, "the smallest difference in match win rate worth detecting (0.1 = 10 points)")
-		fs.Float64Var(&o.Alpha, "alpha", 0.05, "error rate of each sequential test")
-		fs.IntVar(&o.MinPairs, "min", 16, "deal sequences played before the test may stop")
+		fs.StringVar(&o.baseline, "baseline", "", "the version to compare against (URL, folder or agent)")
+		fs.StringVar(&o.candidate, "candidate", "", "the new version (URL, folder or agent)")
+		fs.Float64Var(&o.margin, "margin", 0.1, "the smallest difference in match win rate worth detecting (0.1 = 10 points)")
+		fs.Float64Var(&o.alpha, "alpha", 0.05, "error rate of each sequential test")
+		fs.IntVar(&o.minPairs, "min", 16, "deal sequences played before the test may stop")
 	}
 	check := func() error {
 		fs.Visit(func(f *flag.Flag) { o.Seeded = o.Seeded || f.Name == "seed" || f.Name == "s" })
 		if o.Seed == 0 {
-			o.Seed, o.DrawnSeed = rand.Int64N(1_000_000_000)+1, true
+			o.Seed, o.drawnSeed = rand.Int64N(1_000_000_000)+1, true
+		}
+		if !o.Shuffle {
+			o.DeckSeed = rand.Int64() // not reproducible, as giretra-manage --shuffle false
 		}
 		switch strings.ToLower(*dialect) {
 		case "engine":
-			o.Dialect, o.DialectName = wire.Engine, "engine"
+			o.Dialect = wire.Engine
 		case "seed":
-			o.Dialect, o.DialectName = wire.Seed, "seed"
+			o.Dialect = wire.Seed
 		default:
-			return referee.UsageErr("bad -dialect %q (engine or seed)", *dialect)
+			return usageErr("bad -dialect %q (engine or seed)", *dialect)
 		}
 		switch strings.ToLower(*notify) {
 		case "", "all":
 		case "none":
 			o.Notify = &[6]bool{}
 		default:
-			l := strings.Split(*notify, ",")
-			for i := range l {
-				l[i] = strings.TrimSpace(l[i])
+			var n [6]bool
+			for name := range strings.SplitSeq(*notify, ",") {
+				k, ok := giretra.ParseEventKind(strings.ToLower(strings.TrimSpace(name)))
+				if !ok {
+					return usageErr("-notify: unknown notification %q (deal-started, negotiation-completed, card-played, trick-completed, deal-ended, match-ended)", name)
+				}
+				n[k] = true
 			}
-			n := referee.EventSet(l)
 			o.Notify = &n
 		}
 		switch o.Seats {
 		case "", "team1", "team2", "alternate":
 		default:
-			return referee.UsageErr("bad -seats %q (team1, team2 or alternate)", o.Seats)
+			return usageErr("bad -seats %q (team1, team2 or alternate)", o.Seats)
 		}
-		if o.Duplicate {
-			o.Seats = "alternate"
-			o.Matches += o.Matches % 2 // whole pairs
+		if mode == "swiss" && o.rounds < 1 || mode != "swiss" && o.matches < 1 || o.Target < 1 || o.Sweep < 0 || o.Concurrency < 1 {
+			return usageErr("-n (-r), -target and -concurrency must be positive, -sweep not negative")
 		}
-		if mode == "swiss" && o.Rounds < 1 || mode != "swiss" && o.Matches < 1 || o.Target < 1 || o.Sweep < 0 || o.Concurrency < 1 {
-			return referee.UsageErr("-n (-r), -target and -concurrency must be positive, -sweep not negative")
+		if mode == "compare" && (o.margin <= 0 || o.margin >= 1 || o.alpha <= 0 || o.alpha >= 0.5) {
+			return usageErr("-margin must be in (0, 1), -alpha in (0, 0.5)")
 		}
-		if mode == "compare" && (o.Margin <= 0 || o.Margin >= 1 || o.Alpha <= 0 || o.Alpha >= 0.5) {
-			return referee.UsageErr("-margin must be in (0, 1), -alpha in (0, 0.5)")
-		}
-		o.Beta = o.Alpha
-		o.Registry = referee.NewRegistry(o.BotsDir, w)
 		return nil
 	}
 	return fs, check
@@ -245,19 +376,19 @@ func spectreBools(fs *flag.FlagSet, args []string) []string {
 }
 
 // parseOptions parses flags wherever they appear among the bots.
-func parseOptions(mode string, args []string, stderr io.Writer) (*referee.Options, error) {
-	o := &referee.Options{Mode: mode}
+func parseOptions(mode string, args []string, stderr io.Writer) (*options, error) {
+	o := &options{mode: mode}
 	switch mode {
 	case "help", "-h", "--help", "-help":
-		o.Mode = "help"
+		o.mode = "help"
 		return o, nil
 	case "validate", "benchmark", "swiss", "compare":
 	default:
-		return nil, referee.UsageErr("unknown command %q", mode)
+		return nil, usageErr("unknown command %q", mode)
 	}
 	fs, check := newFlagSet(mode, o, stderr)
 	var err error
-	if o.Args, err = parseInterleaved(fs, spectreBools(fs, args)); err != nil {
+	if o.args, err = parseInterleaved(fs, spectreBools(fs, args)); err != nil {
 		return nil, err
 	}
 	if err := check(); err != nil {
@@ -272,7 +403,7 @@ func parseOptions(mode string, args []string, stderr io.Writer) (*referee.Option
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		return nil, referee.UsageErr("%v", err)
+		return nil, usageErr("%v", err)
 	}
 	return pos, err
 }
@@ -281,7 +412,15 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 func parseOne(fs *flag.FlagSet, args []string, what string) (string, error) {
 	arg, err := cli.ParseOne(fs, args, what)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		return "", referee.UsageErr("%v", err)
+		return "", usageErr("%v", err)
 	}
 	return arg, err
 }
+
+// usageError is a command line the referee cannot run: exit status 2,
+// and a pointer to the help.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg + " (see giretra-ref help)" }
+
+func usageErr(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }

@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if spec == "" {
 			continue
 		}
-		if _, err := referee.NewPlayer(spec, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+		if _, err := referee.NewPlayer(spec, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -93,7 +93,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		// Stopped before the file is closed (defers run last first).
 		defer pprof.StopCPUProfile()
 	}
-	t := c.Play(ctx, stdout, stderr)
+	t, err := play(ctx, &c, stdout, stderr)
+	if err != nil {
+		return err
+	}
 	report(stdout, &c, t)
 	if *outcomes != "" {
 		if err := writeOutcomes(*outcomes, t.Results, args); err != nil {
@@ -106,7 +109,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if c.Partner == c.Me {
 			b.Partner = *baseline
 		}
-		bt := b.Play(ctx, stdout, stderr)
+		bt, err := play(ctx, &b, stdout, stderr)
+		if err != nil {
+			return err
+		}
 		report(stdout, &b, bt)
 		reportPaired(stdout, &c, b.Me, t.Results, bt.Results)
 	}
@@ -114,6 +120,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	return nil
+}
+
+// play plays the campaign, printing each match that fails and a progress
+// line every 50 matches.
+func play(ctx context.Context, c *referee.Campaign, stdout, stderr io.Writer) (*referee.CampaignResult, error) {
+	due := 50
+	t, err := c.Play(ctx, func(p referee.CampaignProgress) {
+		if p.Done >= due {
+			due += 50
+			lo, hi := stats.Wilson(p.Wins, p.Played)
+			fmt.Fprintf(stderr, "%s: %d/%d: %.1f%% [%.1f-%.1f] %s\n", c.Me, p.Done, c.N, 100*float64(p.Wins)/float64(max(p.Played, 1)), 100*lo, 100*hi, p.Elapsed.Round(time.Second))
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range t.Failed {
+		fmt.Fprintf(stdout, "match %d: %v\n", f.Match, f.Err)
+	}
+	return t, nil
 }
 
 // report prints a campaign's results.

@@ -64,12 +64,27 @@ func TestInterruptedRunStillReports(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
-	for _, args := range [][]string{
-		{"-n", "0"}, {"-concurrency", "0"}, {"-opp", "nobody"}, {"-me", "nobody"}, {"-j", "2"}, {"extra"},
-		{"-cpuprofile", "/nonexistent/dir/cpu.pprof"},
+	for _, tt := range []struct {
+		args []string
+		want string // in the error
+	}{
+		{[]string{"-n", "0"}, "-n"},
+		{[]string{"-concurrency", "0"}, "-concurrency"},
+		{[]string{"-opp", "nobody"}, `"nobody"`},
+		{[]string{"-me", "nobody"}, `"nobody"`},
+		{[]string{"-j", "2"}, "-j"},
+		{[]string{"extra"}, "extra"},
+		{[]string{"-cpuprofile", "/nonexistent/dir/cpu.pprof"}, "cpu.pprof"},
+		// A spec that fails loudly rather than measure the default bot.
+		{[]string{"-me", "bot:budgte=1s"}, "budgte"},
+		{[]string{"-partner", "bot:fats"}, "fats"},
+		{[]string{"-opp", "bot:effort=lots"}, "effort=lots"},
+		{[]string{"-baseline", "bot:oracle=all"}, "oracle=all"},
+		{[]string{"-me", "evabid+eva"}, "evabid+"},
 	} {
-		if _, _, err := runStrength(t.Context(), args...); err == nil {
-			t.Errorf("%q accepted", args)
+		out, _, err := runStrength(t.Context(), tt.args...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || out != "" {
+			t.Errorf("%q: err %v, want one naming %s, nothing played:\n%s", tt.args, err, tt.want, out)
 		}
 	}
 }

@@ -161,10 +161,10 @@ func Read(r io.Reader) (*Match, error) {
 			}
 			for i, c := range l.Cards {
 				p := (giretra.Position(l.Leader) + giretra.Position(i)) & 3
-				if !Hand(cur.Cut.Hands[p]).Has(giretra.Card(c)) || played[p].Has(giretra.Card(c)) {
-					return jsonl.LineError(n, "%v played %s, not in its hand", p, giretra.Card(c).Short())
+				if !Hand(cur.Cut.Hands[p]).Has(c) || played[p].Has(c) {
+					return jsonl.LineError(n, "%v played %s, not in its hand", p, c.Short())
 				}
-				played[p] |= giretra.Card(c).Bit()
+				played[p] |= c.Bit()
 			}
 			cur.Tricks = append(cur.Tricks, l)
 		case TypeResult:

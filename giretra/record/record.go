@@ -26,7 +26,6 @@ package record
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/botarena/gamebot/giretra"
 )
@@ -47,28 +46,6 @@ const (
 	TypeViolation = "violation"
 	TypeEnd       = "end"
 )
-
-// Card is a card written as its two-character code.
-type Card giretra.Card
-
-func (c Card) MarshalText() ([]byte, error) {
-	if c > 31 {
-		return nil, fmt.Errorf("record: card %d out of range", uint8(c))
-	}
-	return []byte(giretra.Card(c).Short()), nil
-}
-
-func (c *Card) UnmarshalText(b []byte) error {
-	if len(b) == 2 {
-		r := strings.IndexByte("789TJQKA", b[0])
-		s := strings.IndexByte("CDHS", b[1])
-		if r >= 0 && s >= 0 {
-			*c = Card(giretra.NewCard(giretra.Rank(r), giretra.Suit(s)))
-			return nil
-		}
-	}
-	return fmt.Errorf("bad card %q (rank 789TJQKA, suit CDHS, as in JH)", b)
-}
 
 // enumText writes the n-valued enum v by its engine name.
 func enumText[T ~uint8](v T, n int, name func(T) string, what string) ([]byte, error) {
@@ -210,7 +187,7 @@ type CutLine struct {
 	// (duplicate runs fix the cuts so that every table gets the same hands).
 	Asked *Cut `json:"asked,omitempty"`
 	// Hands by seat, in the order dealt: five before the bidding, three after.
-	Hands [4][]Card `json:"hands"`
+	Hands [4][]giretra.Card `json:"hands"`
 }
 
 // Cut is a cutter's answer.
@@ -239,13 +216,13 @@ type ContractLine struct {
 
 // TrickLine is a completed trick.
 type TrickLine struct {
-	Type   string `json:"type"`
-	Deal   int    `json:"deal"`
-	Trick  int    `json:"trick"` // 1..8
-	Leader Seat   `json:"leader"`
-	Cards  []Card `json:"cards"` // in play order, from the leader
-	Winner Seat   `json:"winner"`
-	Points int    `json:"points"` // card points, last-trick bonus included
+	Type   string         `json:"type"`
+	Deal   int            `json:"deal"`
+	Trick  int            `json:"trick"` // 1..8
+	Leader Seat           `json:"leader"`
+	Cards  []giretra.Card `json:"cards"` // in play order, from the leader
+	Winner Seat           `json:"winner"`
+	Points int            `json:"points"` // card points, last-trick bonus included
 }
 
 // ResultLine is a scored deal.

@@ -164,7 +164,7 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-func mustText(c Card) []byte { b, _ := c.MarshalText(); return b }
+func mustText(c giretra.Card) []byte { b, _ := c.MarshalText(); return b }
 
 func TestMade(t *testing.T) {
 	t1, t2 := Team(giretra.Team1), Team(giretra.Team2)

@@ -5,20 +5,19 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/internal/jsonl"
 )
 
-// Writer writes one match's record as it is played. The referee calls it
-// from the match's goroutine: Event with every notification of one seat
-// (the game as it unfolds), Cut with the cut the deal used, Bid with each
-// accepted action, Call with each HTTP exchange, Violation, and End last.
-// Writing errors are kept and returned by End.
+// Writer writes one match's record as it is played. It is not safe for
+// concurrent use: the referee calls it from the match's goroutine, one
+// call at a time, Event with every notification of one seat (the game as
+// it unfolds), Cut with the cut the deal used, Bid with each accepted
+// action, Call with each HTTP exchange, Violation, and End last. Writing
+// errors are kept and returned by End.
 type Writer struct {
-	mu    sync.Mutex
 	lines *jsonl.Writer
 
 	deck     *rand.Rand // a copy of the match's deck stream
@@ -49,8 +48,6 @@ func New(w io.Writer, h Header, deck *rand.Rand) *Writer {
 // Event records what a notification says about the game: a deal
 // starting, its contract, each trick, its result.
 func (w *Writer) Event(e *giretra.Event) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	switch e.Kind {
 	case giretra.DealStarted:
 		w.deal = len(e.Match.Deals) + 1
@@ -71,7 +68,7 @@ func (w *Writer) Event(e *giretra.Event) {
 			l.Points += 10
 		}
 		for i := range 4 {
-			l.Cards = append(l.Cards, Card(t.Cards[i]))
+			l.Cards = append(l.Cards, t.Cards[i])
 		}
 		w.lines.Put(&l)
 	case giretra.DealEnded:
@@ -89,8 +86,6 @@ func (w *Writer) Event(e *giretra.Event) {
 // Cut records the cut the deal uses and the hands it deals. asked is the
 // cutter's own answer when the referee replaced it, else nil.
 func (w *Writer) Cut(seat giretra.Position, c giretra.Cut, asked *giretra.Cut) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if !c.Valid() {
 		return
 	}
@@ -103,14 +98,10 @@ func (w *Writer) Cut(seat giretra.Position, c giretra.Cut, asked *giretra.Cut) {
 	}
 	// Dealt order is deck order: each seat gets its cards from the top.
 	for p := range 4 {
-		var hand []giretra.Card
 		for _, card := range deck {
 			if hands[p].Has(card) {
-				hand = append(hand, card)
+				l.Hands[p] = append(l.Hands[p], card)
 			}
-		}
-		for _, card := range hand {
-			l.Hands[p] = append(l.Hands[p], Card(card))
 		}
 	}
 	w.lines.Put(&l)
@@ -122,8 +113,6 @@ func (w *Writer) dealerOf(cutter giretra.Position) giretra.Position { return cut
 
 // Bid records an accepted negotiation action.
 func (w *Writer) Bid(a giretra.Action) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	l := BidLine{Type: TypeBid, Deal: w.deal, Seat: Seat(a.Player), Action: ActionType(a.Type)}
 	if a.Type != giretra.Accept {
 		m := Mode(a.Mode)
@@ -135,8 +124,6 @@ func (w *Writer) Bid(a giretra.Action) {
 // Call records an HTTP exchange and returns its line. request and answer
 // are JSON values (nil to leave out).
 func (w *Writer) Call(seat giretra.Position, kind, endpoint string, request, answer any, d time.Duration, err error) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	l := CallLine{Type: TypeCall, Deal: w.deal, Seat: Seat(seat), Kind: kind, Endpoint: endpoint, MS: jsonl.Millis(d)}
 	if request != nil {
 		l.Request, _ = json.Marshal(request)
@@ -154,23 +141,17 @@ func (w *Writer) Call(seat giretra.Position, kind, endpoint string, request, ans
 
 // LastCall is the line of seat's last call, 0 if none.
 func (w *Writer) LastCall(seat giretra.Position) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	return w.lastCall[seat&3]
 }
 
 // Violation records a breach; line is its call's line (0: none).
 func (w *Writer) Violation(seat giretra.Position, kind, detail string, line int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.lines.Put(&ViolationLine{Type: TypeViolation, Deal: w.deal, Seat: Seat(seat), Kind: kind, Detail: detail, Line: line})
 }
 
 // End writes the last line (the result, or err and the seat that caused
 // it, if known: errSeat < 0 otherwise), flushes and closes the output.
 func (w *Writer) End(res giretra.MatchResult, err error, errSeat int, interrupted bool) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	l := EndLine{Type: TypeEnd, Score: res.Final.Points, Deals: len(res.Final.Deals), Interrupted: interrupted}
 	if err == nil && res.Winner != giretra.NoTeam {
 		t := Team(res.Winner)
@@ -189,10 +170,10 @@ func (w *Writer) End(res giretra.MatchResult, err error, errSeat int, interrupte
 }
 
 // Hand is a dealt hand's cards as a set.
-func Hand(cards []Card) giretra.Set {
+func Hand(cards []giretra.Card) giretra.Set {
 	var s giretra.Set
 	for _, c := range cards {
-		s |= giretra.Card(c).Bit()
+		s |= c.Bit()
 	}
 	return s
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"text/tabwriter"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -27,10 +24,10 @@ func interpretP(p float64) string {
 	return "not significant (p >= 0.1)"
 }
 
-// announcerRow is the announcer win rate of one side in one mode family
+// AnnouncerRow is the announcer win rate of one side in one mode family
 // (a deal is won by the announcer when it scores more match points, or
 // wins the match outright: the engine's DealResult.AnnouncerWon).
-type announcerRow struct {
+type AnnouncerRow struct {
 	Mode      string  `json:"mode"`
 	Side      string  `json:"side"`
 	Announced int     `json:"announced"`
@@ -38,12 +35,15 @@ type announcerRow struct {
 	Rate      float64 `json:"winRate"`
 }
 
-// sideTiming is a bot server's response times in a benchmark.
-type sideTiming struct {
+// SideTiming is a bot server's response times in a benchmark.
+type SideTiming struct {
 	Side  string        `json:"side"`
-	Stats []timingStats `json:"stats"`
+	Stats []TimingStats `json:"stats"`
 }
 
+// BenchReport is benchmark's result: the engine's figures (wins, Elo,
+// announcer win rates, response times) and, in the duplicate format, the
+// paired comparison.
 type BenchReport struct {
 	A               string         `json:"a"`
 	B               string         `json:"b"`
@@ -77,18 +77,18 @@ type BenchReport struct {
 	BPointsPerDeal  float64        `json:"bMatchPointsPerDeal"`
 	AWinsAsTeam1    int            `json:"aWinsAsTeam1"`
 	AMatchesAsTeam1 int            `json:"aMatchesAsTeam1"`
-	Announcer       []announcerRow `json:"announcer"`
+	Announcer       []AnnouncerRow `json:"announcer"`
 	NotifyFailures  int            `json:"notificationFailures"`
-	Timing          []sideTiming   `json:"timing,omitempty"`
+	Timing          []SideTiming   `json:"timing,omitempty"`
 	Aborted         string         `json:"aborted,omitempty"`
 	Interrupted     bool           `json:"interrupted,omitempty"` // stopped by a signal: the figures cover the matches played
 	DurationSeconds float64        `json:"durationSeconds"`
 }
 
-func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *Options, took time.Duration) *BenchReport {
+func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, c *BenchmarkConfig, took time.Duration) *BenchReport {
 	rep := &BenchReport{A: a.name, B: b.name, Matches: p.matches, Target: p.target, Sweep: p.sweep, Seed: p.seed,
-		Seats: p.seats, Dialect: o.DialectName, K: o.EloK, EloAInit: o.Elo1, EloBInit: o.Elo2, EloA: o.Elo1, EloB: o.Elo2,
-		EloAMin: o.Elo1, EloAMax: o.Elo1, DurationSeconds: math.Round(took.Seconds()*100) / 100}
+		Seats: p.seats, Dialect: DialectName(c.Dialect), K: c.K, EloAInit: c.EloA, EloBInit: c.EloB, EloA: c.EloA, EloB: c.EloB,
+		EloAMin: c.EloA, EloAMax: c.EloA, DurationSeconds: roundSeconds(took)}
 	if p.fixCuts {
 		rep.Duplicate = pairedOf(pairUnits(recs))
 	}
@@ -132,7 +132,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *Options, took
 		if aWon {
 			score = 1
 		}
-		rep.EloA, rep.EloB = stats.EloUpdate(rep.EloA, rep.EloB, score, o.EloK)
+		rep.EloA, rep.EloB = stats.EloUpdate(rep.EloA, rep.EloB, score, c.K)
 		rep.EloAMin, rep.EloAMax = min(rep.EloAMin, rep.EloA), max(rep.EloAMax, rep.EloA)
 		for _, d := range r.Result.Final.Deals {
 			rep.Deals++
@@ -188,7 +188,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *Options, took
 				}
 			}
 		}
-		st := sideTiming{Side: sd.name}
+		st := SideTiming{Side: sd.name}
 		for k := range nKinds {
 			st.Stats = append(st.Stats, computeStats(kindNames[k], all[k]))
 		}
@@ -198,7 +198,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *Options, took
 	var tot, totWon [2]int
 	for f := range 3 {
 		for s := range 2 {
-			row := announcerRow{Mode: names[f], Side: [2]string{a.name, b.name}[s], Announced: ann[f][s], Won: won[f][s]}
+			row := AnnouncerRow{Mode: names[f], Side: [2]string{a.name, b.name}[s], Announced: ann[f][s], Won: won[f][s]}
 			if row.Announced > 0 {
 				row.Rate = float64(row.Won) / float64(row.Announced)
 			}
@@ -208,7 +208,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *Options, took
 		}
 	}
 	for s := range 2 {
-		row := announcerRow{Mode: "Total", Side: [2]string{a.name, b.name}[s], Announced: tot[s], Won: totWon[s]}
+		row := AnnouncerRow{Mode: "Total", Side: [2]string{a.name, b.name}[s], Announced: tot[s], Won: totWon[s]}
 		if row.Announced > 0 {
 			row.Rate = float64(row.Won) / float64(row.Announced)
 		}
@@ -217,100 +217,55 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, o *Options, took
 	return rep
 }
 
-func (rep *BenchReport) print(w io.Writer) {
-	fmt.Fprintf(w, "Benchmark %s vs %s\n", rep.A, rep.B)
-	if rep.Partner != "" {
-		fmt.Fprintf(w, "  %s partnered with %s\n", rep.A, rep.Partner)
-	}
-	fmt.Fprintf(w, "  %d/%d matches, target %d, Colour sweep %s, seed %d, seats %s, dialect %s, %.1fs\n\n",
-		rep.Played, rep.Matches, rep.Target, sweepText(rep.Sweep), rep.Seed, rep.Seats, rep.Dialect, rep.DurationSeconds)
-	if rep.Aborted != "" {
-		fmt.Fprintf(w, "ABORTED (the engine aborts a benchmark on any error): %s\n\n", rep.Aborted)
-	}
-	if rep.Interrupted {
-		fmt.Fprintf(w, "INTERRUPTED: the figures cover the %d matches played\n\n", rep.Played)
-	}
-	fmt.Fprintf(w, "Wins       %s %d, %s %d\n", rep.A, rep.AWins, rep.B, rep.BWins)
-	fmt.Fprintf(w, "Win rate   %s %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n", rep.A, 100*rep.WinRate, 100*rep.CILow, 100*rep.CIHigh)
-	fmt.Fprintf(w, "p-value    %.3g vs 50%%, %s\n", rep.PValue, rep.Significance)
-	if d := rep.Duplicate; d != nil {
-		fmt.Fprintf(w, "Duplicate  %d deal sequences, each played twice with seats swapped and the same cuts (paired 95%% intervals)\n", d.Pairs)
-		fmt.Fprintf(w, "           %s − %s: win rate %+.3f [%+.3f, %+.3f]; margin per deal (match points scored − conceded) %+.2f [%+.2f, %+.2f]\n",
-			rep.A, rep.B, d.WinDiff.Mean, d.WinDiff.Lo, d.WinDiff.Hi, d.PointsDiff.Mean, d.PointsDiff.Lo, d.PointsDiff.Hi)
-	}
-	if rep.AMatchesAsTeam1 > 0 && rep.AMatchesAsTeam1 < rep.Played {
-		fmt.Fprintf(w, "By seat    %s as Team1 %d/%d, as Team2 %d/%d\n", rep.A, rep.AWinsAsTeam1, rep.AMatchesAsTeam1,
-			rep.AWins-rep.AWinsAsTeam1, rep.Played-rep.AMatchesAsTeam1)
-	}
-	fmt.Fprintf(w, "Elo        %s %.0f (min %.0f, max %.0f), %s %.0f  (K=%g, from %.0f and %.0f)\n", rep.A, rep.EloA, rep.EloAMin, rep.EloAMax, rep.B, rep.EloB, rep.K, rep.EloAInit, rep.EloBInit)
-	if rep.AdjustedEloA != nil {
-		fmt.Fprintf(w, "Adjusted   %s %.0f, %s %.0f  (random = 1000)\n", rep.A, *rep.AdjustedEloA, rep.B, *rep.AdjustedEloB)
-	}
-	if rep.Played > 0 {
-		fmt.Fprintf(w, "Deals      %d (%.1f per match); match points per deal %s %+.1f, %s %+.1f\n", rep.Deals,
-			float64(rep.Deals)/float64(rep.Played), rep.A, rep.APointsPerDeal, rep.B, rep.BPointsPerDeal)
-	}
-	fmt.Fprintf(w, "\nAnnouncer win rate\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "mode\tannouncer\tdeals\twin rate")
-	for _, r := range rep.Announcer {
-		rate := "-"
-		if r.Announced > 0 {
-			rate = fmt.Sprintf("%.1f%%", 100*r.Rate)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", r.Mode, r.Side, r.Announced, rate)
-	}
-	tw.Flush()
-	for _, st := range rep.Timing {
-		fmt.Fprintf(w, "\nResponse times of %s (ms)\n", st.Side)
-		printTiming(w, st.Stats)
-	}
-	if rep.NotifyFailures > 0 {
-		fmt.Fprintf(w, "\nNotification failures (ignored, as the engine does): %d\n", rep.NotifyFailures)
-	}
+// BenchmarkConfig is a benchmark of A against B, as the engine's
+// benchmark command plays it.
+type BenchmarkConfig struct {
+	Setup
+	A, B    string // "": the engine's defaults, DeterministicPlayer and CalculatingPlayer
+	Matches int
+	// K is the Elo factor, EloA and EloB the initial ratings.
+	K, EloA, EloB float64
+	// Duplicate plays each deal sequence twice, seats swapped, with the
+	// same decks and cuts: the seats alternate and the matches come in
+	// whole pairs.
+	Duplicate bool
 }
 
-func sweepText(n int) string {
-	if n == 0 {
-		return "wins the match"
+// Benchmark plays the benchmark and returns its report. As the engine,
+// it stops at the first match that fails (Aborted). Interrupted (ctx
+// done), it reports the matches played so far, marked Interrupted. A
+// failure to write a record comes back with the report, as an
+// *InfraError.
+func Benchmark(ctx context.Context, c BenchmarkConfig) (*BenchReport, error) {
+	if c.A == "" {
+		c.A = "DeterministicPlayer"
 	}
-	return fmt.Sprintf("= %d×multiplier", n)
-}
-
-func Benchmark(ctx context.Context, o *Options, env *Env) error {
-	if len(o.Args) > 2 {
-		return UsageErr("benchmark takes at most two bots (URL, folder or agent name each)")
+	if c.B == "" {
+		c.B = "CalculatingPlayer"
 	}
-	// giretra-manage's defaults: DeterministicPlayer vs CalculatingPlayer.
-	specs := []string{"DeterministicPlayer", "CalculatingPlayer"}
-	copy(specs, o.Args)
-	if err := prepareRecordDir(o.RecordDir); err != nil {
-		return err
+	if c.Duplicate {
+		c.Seats = "alternate"
+		c.Matches += c.Matches % 2
 	}
-	a, b, partner, err := o.openSides(ctx, specs[0], specs[1], env.Stderr)
+	if err := prepareRecordDir(c.RecordDir); err != nil {
+		return nil, err
+	}
+	a, b, partner, err := c.openSides(ctx, c.A, c.B)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer a.close()
 	defer b.close()
 	defer partner.close()
-	p := o.plan("benchmark")
+	p := c.plan("benchmark", c.Matches)
 	p.abortOnErr = true
-	p.fixCuts = o.Duplicate
+	p.fixCuts = c.Duplicate
 	start := time.Now()
-	bar := newProgress(env, o, p.matches)
-	recs := playAll(ctx, p, p.layoutAll(a, b, partner), bar.update)
-	bar.finish()
-	rep := buildBenchReport(p, a, b, recs, o, time.Since(start))
+	recs := playAll(ctx, p, p.layoutAll(a, b, partner), newTracker(c.Progress, p.matches).done)
+	rep := buildBenchReport(p, a, b, recs, &c, time.Since(start))
 	if partner != nil {
 		rep.Partner = partner.name
 	}
 	rep.Interrupted = ctx.Err() != nil
-	if err := emit(o, env, rep, rep.print); err != nil {
-		return err
-	}
-	if err := ending(ctx, rep.Aborted != ""); err != nil {
-		return err
-	}
-	return recordError(recs)
+	return rep, recordError(recs)
 }

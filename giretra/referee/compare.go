@@ -2,18 +2,13 @@ package referee
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"math"
-	"strings"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/internal/stats"
 )
 
-// CompareReport is compare's result; -json prints it as is.
+// CompareReport is compare's result.
 type CompareReport struct {
 	Candidate string   `json:"candidate"`
 	Baseline  string   `json:"baseline"`
@@ -81,12 +76,29 @@ func compareGames(p *plan, j int, cand, base, partner *side, ops []*side) []game
 	return out
 }
 
-func Compare(ctx context.Context, o *Options, env *Env) error {
-	if o.Baseline == "" || o.Candidate == "" {
-		return UsageErr("compare needs -baseline and -candidate")
-	}
-	if err := prepareRecordDir(o.RecordDir); err != nil {
-		return err
+// CompareConfig is a regression gate: Candidate and Baseline on the same
+// deal sequences, against each of Opponents (none: head-to-head), until a
+// sequential test tells them apart or MaxPairs sequences are played.
+type CompareConfig struct {
+	Setup
+	Baseline, Candidate string
+	Opponents           []string
+	MaxPairs            int
+	// Margin is the smallest difference in match win rate worth
+	// detecting; Alpha and Beta the error rates of each sequential test;
+	// MinPairs the sequences played before it may stop.
+	Margin, Alpha, Beta float64
+	MinPairs            int
+}
+
+// Compare plays the comparison and returns its report. As the engine's
+// benchmark, it stops at the first match that fails (Aborted).
+// Interrupted (ctx done), it reports the deal sequences finished so far,
+// marked Interrupted. A failure to write a record comes back with the
+// report, as an *InfraError.
+func Compare(ctx context.Context, c CompareConfig) (*CompareReport, error) {
+	if err := prepareRecordDir(c.RecordDir); err != nil {
+		return nil, err
 	}
 	var opened []*side
 	defer func() {
@@ -95,44 +107,44 @@ func Compare(ctx context.Context, o *Options, env *Env) error {
 		}
 	}()
 	open := func(spec string) (*side, error) {
-		s, err := o.open(ctx, spec, env.Stderr)
+		s, err := c.open(ctx, spec)
 		if err == nil {
 			opened = append(opened, s)
 		}
 		return s, err
 	}
-	cand, err := open(o.Candidate)
+	cand, err := open(c.Candidate)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	base, err := open(o.Baseline)
+	base, err := open(c.Baseline)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if cand.name == base.name {
 		cand.name, base.name = cand.name+" [candidate]", base.name+" [baseline]"
 	}
 	var ops []*side
-	for _, spec := range o.Args {
+	for _, spec := range c.Opponents {
 		s, err := open(spec)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ops = append(ops, s)
 	}
 	var partner *side
-	if o.Partner != "" {
-		if partner, err = open(o.Partner); err != nil {
-			return err
+	if c.Partner != "" {
+		if partner, err = open(c.Partner); err != nil {
+			return nil, err
 		}
 	}
 
-	p := o.plan("compare")
+	p := c.plan("compare", c.MaxPairs)
 	p.abortOnErr = true
 	p.recordPrefix = "compare"
 	var games []game
 	var units []*compareUnit
-	for j := range o.Matches {
+	for j := range c.MaxPairs {
 		u := &compareUnit{}
 		for _, g := range compareGames(p, j, cand, base, partner, ops) {
 			g.index = len(games)
@@ -148,14 +160,14 @@ func Compare(ctx context.Context, o *Options, env *Env) error {
 		}
 	}
 
-	test := newSequential(o.Margin, o.Alpha, o.Beta, o.MinPairs)
+	test := newSequential(c.Margin, c.Alpha, c.Beta, c.MinPairs)
 	var diffs []float64
 	next := 0 // the first sequence not yet in diffs
 	verdict := ""
-	bar := newProgress(env, o, len(games))
+	progress := newTracker(c.Progress, len(games))
 	start := time.Now()
 	recs := playAll(ctx, p, games, func(r *matchRecord) bool {
-		bar.update(r)
+		progress.done(r)
 		u := units[unitOf[r.Index]]
 		u.done++
 		if r.Err != nil {
@@ -180,12 +192,10 @@ func Compare(ctx context.Context, o *Options, env *Env) error {
 		}
 		return verdict == ""
 	})
-	bar.finish()
-
 	rep := &CompareReport{Candidate: cand.name, Baseline: base.name, Opponents: []string{}, Target: p.target, Sweep: p.sweep,
-		Seed: p.seed, MaxPairs: o.Matches, Margin: o.Margin, Alpha: o.Alpha, Bound: test.upper,
+		Seed: p.seed, MaxPairs: c.MaxPairs, Margin: c.Margin, Alpha: c.Alpha, Bound: test.upper,
 		LLRBetter: test.LLRBetter, LLRWorse: test.LLRWorse, Verdict: verdict, Interrupted: ctx.Err() != nil,
-		Seconds: math.Round(time.Since(start).Seconds()*100) / 100}
+		Seconds: roundSeconds(time.Since(start))}
 	if partner != nil {
 		rep.Partner = partner.name
 	}
@@ -203,7 +213,7 @@ func Compare(ctx context.Context, o *Options, env *Env) error {
 	}
 	rep.Paired = pairedOf(ds)
 	for _, r := range recs {
-		if r != nil && r.Err != nil && !errors.Is(r.Err, context.Canceled) {
+		if r != nil && r.Err != nil && !isCanceled(r.Err) {
 			rep.Aborted = fmt.Sprintf("match %d (deal %d) of %s: %v", r.Index+1, dealNo(&r.Result.Final), r.Game.a.name, r.Err)
 			break
 		}
@@ -215,59 +225,5 @@ func Compare(ctx context.Context, o *Options, env *Env) error {
 			rep.Verdict = VerdictWorse
 		}
 	}
-	if err := emit(o, env, rep, rep.print); err != nil {
-		return err
-	}
-	if err := ending(ctx, rep.Aborted != "" || rep.Verdict == VerdictWorse); err != nil {
-		return err
-	}
-	return recordError(recs)
-}
-
-func (rep *CompareReport) print(w io.Writer) {
-	against := "head-to-head"
-	if len(rep.Opponents) > 0 {
-		against = "against " + strings.Join(rep.Opponents, ", ")
-	}
-	fmt.Fprintf(w, "Compare %s (candidate) with %s (baseline), %s\n", rep.Candidate, rep.Baseline, against)
-	if rep.Partner != "" {
-		fmt.Fprintf(w, "  each version partnered with %s\n", rep.Partner)
-	}
-	fmt.Fprintf(w, "  duplicate: each deal sequence is played by both versions in both seatings, same decks and cuts\n")
-	fmt.Fprintf(w, "  target %d, Colour sweep %s, seed %d, margin %.3g, alpha = beta = %.3g, %.1fs\n\n",
-		rep.Target, sweepText(rep.Sweep), rep.Seed, rep.Margin, rep.Alpha, rep.Seconds)
-	if rep.Aborted != "" {
-		fmt.Fprintf(w, "ABORTED: %s\n\n", rep.Aborted)
-	}
-	if rep.Interrupted {
-		fmt.Fprintf(w, "INTERRUPTED: the figures cover the deal sequences finished\n\n")
-	}
-	d := rep.Paired
-	fmt.Fprintf(w, "Played       %d deal sequences, %d matches (at most %d sequences)\n", d.Pairs, rep.Matches, rep.MaxPairs)
-	cl, ch := stats.Wilson(rep.CandidateWins, rep.CandidateOf)
-	bl, bh := stats.Wilson(rep.BaselineWins, rep.BaselineOf)
-	fmt.Fprintf(w, "Win rate     candidate %d/%d = %.1f%% [%.1f%% – %.1f%%], baseline %d/%d = %.1f%% [%.1f%% – %.1f%%] (Wilson 95%%)\n",
-		rep.CandidateWins, rep.CandidateOf, pct(rep.CandidateWins, rep.CandidateOf), 100*cl, 100*ch,
-		rep.BaselineWins, rep.BaselineOf, pct(rep.BaselineWins, rep.BaselineOf), 100*bl, 100*bh)
-	fmt.Fprintf(w, "Difference   win rate %+.3f [%+.3f, %+.3f], margin per deal (match points scored − conceded) %+.2f [%+.2f, %+.2f] (paired by deal sequence, 95%%)\n",
-		d.WinDiff.Mean, d.WinDiff.Lo, d.WinDiff.Hi, d.PointsDiff.Mean, d.PointsDiff.Lo, d.PointsDiff.Hi)
-	fmt.Fprintf(w, "Sequential   log LR better (0 vs +%.3g) %+.2f, worse (0 vs −%.3g) %+.2f; bounds ±%.2f\n\n",
-		rep.Margin, rep.LLRBetter, rep.Margin, rep.LLRWorse, rep.Bound)
-	switch rep.Verdict {
-	case VerdictBetter:
-		fmt.Fprintf(w, "BETTER: the candidate's win rate is higher than the baseline's (by %.3g or more)\n", rep.Margin)
-	case VerdictWorse:
-		fmt.Fprintf(w, "WORSE: the candidate's win rate is lower than the baseline's\n")
-	case VerdictSame:
-		fmt.Fprintf(w, "SAME: no difference of %.3g or more either way\n", rep.Margin)
-	default:
-		fmt.Fprintf(w, "INCONCLUSIVE: no verdict within %d deal sequences (raise -n, or -margin)\n", rep.MaxPairs)
-	}
-}
-
-func pct(k, n int) float64 {
-	if n == 0 {
-		return 0
-	}
-	return 100 * float64(k) / float64(n)
+	return rep, recordError(recs)
 }

@@ -4,8 +4,14 @@
 // match runner with its decision timing and records (match.go), the bot
 // launcher (launch.go), the agent names the engine knows (names.go), the
 // engine's validate, benchmark and swiss commands, the duplicate
-// comparison and its sequential test (paired.go, compare.go), the replay
-// of a record as text (show.go), and giretra-strength's in-process
-// campaigns on the same runner (strength.go). cmd/giretra-ref and
-// cmd/giretra-strength are its command lines.
+// comparison and its sequential test (paired.go, compare.go), the losses
+// of a player to a better-informed one on the same deals (losses.go), and
+// giretra-strength's in-process campaigns on the same runner
+// (strength.go).
+//
+// Each command is a function of a config that returns a report (Validate
+// → ValidateReport, …), telling its progress through callbacks; it
+// prints nothing and reads no environment. cmd/giretra-ref and
+// cmd/giretra-strength are its command lines: flags, terminal and
+// output.
 package referee

@@ -3,7 +3,6 @@ package referee
 import (
 	"context"
 	"fmt"
-	"github.com/botarena/gamebot/internal/procgroup"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra/remote"
+	"github.com/botarena/gamebot/internal/procgroup"
 	"github.com/botarena/gamebot/meta"
 )
 
@@ -113,7 +113,10 @@ func resolveFile(dir, name string) string {
 // launchBot runs the folder's init command, starts the bot with PORT and
 // LAUNCHER_PID, polls GET /{health} every 200 ms until a 2xx (up to
 // startupTimeout), then runs the smoke test, all as the engine does.
-func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, error) {
+func launchBot(ctx context.Context, dir string, log func(string)) (*botProcess, error) {
+	if log == nil {
+		log = func(string) {}
+	}
 	m, err := meta.Read(dir)
 	if err != nil {
 		return nil, &InfraError{err}
@@ -127,7 +130,7 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 		cmd.Cancel = func() error { return procgroup.Kill(cmd) }
 		var out tail
 		cmd.Stdout, cmd.Stderr = &out, &out
-		fmt.Fprintf(logw, "giretra-ref: %s: init: %s %s\n", p.name, m.Init.Command, m.Init.Arguments)
+		log(fmt.Sprintf("%s: init: %s %s", p.name, m.Init.Command, m.Init.Arguments))
 		err := cmd.Run()
 		cancel()
 		if ictx.Err() == context.DeadlineExceeded {
@@ -165,7 +168,7 @@ func launchBot(ctx context.Context, dir string, logw io.Writer) (*botProcess, er
 		return nil, &InfraError{fmt.Errorf("starting %s: %w", m.Launch.FileName, err)}
 	}
 	go func() { _ = p.cmd.Wait(); close(p.done) }()
-	fmt.Fprintf(logw, "giretra-ref: %s: started pid %d on %s\n", p.name, p.cmd.Process.Pid, p.baseURL)
+	log(fmt.Sprintf("%s: started pid %d on %s", p.name, p.cmd.Process.Pid, p.baseURL))
 
 	if err := p.waitHealthy(ctx, p.baseURL+m.Launch.HealthPath(), m.Launch.StartupTimeout); err != nil {
 		p.stop()

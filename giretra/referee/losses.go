@@ -2,10 +2,8 @@ package referee
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/record"
@@ -266,58 +264,4 @@ func contractName(d *record.Deal, team giretra.Team) string {
 		who = "us"
 	}
 	return fmt.Sprintf("%s %v x%d", who, giretra.Mode(d.Contract.Mode), giretra.Multiplier(d.Contract.Multiplier).Factor())
-}
-
-// Print writes the report as a table, then the bid class's costliest
-// pairs of bids and of contracts (top of each).
-func (r *LossReport) Print(w io.Writer, top int) {
-	fmt.Fprintf(w, "%d matches, %d deals dealt the same (%d played identically; %d paired deals dealt differently, left out)\n", r.Matches, r.Deals, r.Same, r.Different)
-	if r.Wins.N > 0 {
-		fmt.Fprintf(w, "paired subject − reference over %d units (duplicate pairs, or matches): match wins %+.1f%% [%+.1f, %+.1f], margin per deal %+.2f [%+.2f, %+.2f] match points (95%%)\n",
-			r.Wins.N, 100*r.Wins.Mean, 100*r.Wins.Lo, 100*r.Wins.Hi, r.Margin.Mean, r.Margin.Lo, r.Margin.Hi)
-	}
-	fmt.Fprintf(w, "%-9s %7s %7s %8s %9s %8s %8s\n", "class", "worse", "flips", "lost", "better", "gained", "net")
-	var tot LossTally
-	for _, c := range LossClasses() {
-		t := r.Classes[c]
-		fmt.Fprintf(w, "%-9s %7d %7d %8d %9d %8d %+8d\n", c, t.Deals, t.Flips, t.Points, t.GainedDeals, t.Gained, t.Gained-t.Points)
-		tot.Deals += t.Deals
-		tot.Flips += t.Flips
-		tot.Points += t.Points
-		tot.GainedDeals += t.GainedDeals
-		tot.Gained += t.Gained
-	}
-	fmt.Fprintf(w, "%-9s %7d %7d %8d %9d %8d %+8d\n", "all", tot.Deals, tot.Flips, tot.Points, tot.GainedDeals, tot.Gained, tot.Gained-tot.Points)
-	for _, c := range LossClasses() {
-		bt := r.ByTrick[c]
-		if bt == nil {
-			continue
-		}
-		fmt.Fprintf(w, "%s by trick (deals, match points lost):", c)
-		for i, x := range bt {
-			if x[0] > 0 {
-				fmt.Fprintf(w, "  %d: %d %d", i+1, x[0], x[1])
-			}
-		}
-		fmt.Fprintln(w)
-	}
-	printPairs(w, "the bid class by the first differing bids, the subject's → the reference's", r.Actions, top)
-	printPairs(w, "the bid class by contract, the subject's → the reference's", r.Contracts, top)
-}
-
-// printPairs lists a tally's top entries by points lost.
-func printPairs(w io.Writer, title string, m map[string]*[2]int, top int) {
-	if len(m) == 0 || top <= 0 {
-		return
-	}
-	fmt.Fprintf(w, "%s (deals, match points lost):\n", title)
-	keys := slices.SortedFunc(maps.Keys(m), func(a, b string) int {
-		if m[a][1] != m[b][1] {
-			return m[b][1] - m[a][1]
-		}
-		return strings.Compare(a, b)
-	})
-	for _, k := range keys[:min(top, len(keys))] {
-		fmt.Fprintf(w, "  %5d %7d  %s\n", m[k][0], m[k][1], k)
-	}
 }

@@ -1,8 +1,6 @@
 package referee
 
 import (
-	"context"
-	"io"
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
@@ -25,8 +23,8 @@ func TestFirstDifference(t *testing.T) {
 		}
 		return bs
 	}
-	c := func(s string) record.Card {
-		var x record.Card
+	c := func(s string) giretra.Card {
+		var x giretra.Card
 		if err := x.UnmarshalText([]byte(s)); err != nil {
 			panic(err)
 		}
@@ -108,8 +106,9 @@ func TestFirstDifference(t *testing.T) {
 func TestLossesCampaigns(t *testing.T) {
 	run := func(me string) []*record.Match {
 		c := Campaign{Me: me, Opp: "eva", N: 4, Target: 151, Sweep: 25, Duplicate: true, Concurrency: 2, Seed: 77, RecordDir: t.TempDir()}
-		if res := c.Play(context.Background(), io.Discard, io.Discard); res.Errs > 0 || res.Played != c.N {
-			t.Fatalf("%s: %d played, %d errors", me, res.Played, res.Errs)
+		res, err := c.Play(t.Context(), nil)
+		if err != nil || res.Errs > 0 || res.Played != c.N {
+			t.Fatalf("%s: %v, %d played, %d errors", me, err, res.Played, res.Errs)
 		}
 		ms, err := record.ReadDir(c.RecordDir)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -49,11 +48,12 @@ type sideOptions struct {
 	Concurrency int
 	DecisionTO  time.Duration
 	NotifyTO    time.Duration
+	Log         func(msg string) // the launcher's messages; nil: none
 }
 
 // openSide opens a resolved bot: an agent, a URL, or a folder holding
 // bot.meta.json (launched as the engine does).
-func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions, logw io.Writer) (*side, error) {
+func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions) (*side, error) {
 	s := &side{spec: spec, name: bs.Name}
 	switch {
 	case bs.Agent != "":
@@ -69,7 +69,7 @@ func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions, logw 
 		}
 		s.bot = remote.NewClient(bs.URL, o.Dialect, n, o.Concurrency)
 	default:
-		p, err := launchBot(ctx, bs.Dir, logw)
+		p, err := launchBot(ctx, bs.Dir, o.Log)
 		if err != nil {
 			return nil, err
 		}
@@ -127,8 +127,8 @@ const (
 
 var kindNames = [nKinds]string{record.KindCut, record.KindNegotiation, record.KindCardPlay, record.KindNotification}
 
-// violation is a rule or time-limit breach by the bot under test.
-type violation struct {
+// Violation is a rule or time-limit breach by the bot under test.
+type Violation struct {
 	Kind   string `json:"kind"`
 	Match  int    `json:"match"`
 	Deal   int    `json:"deal"`
@@ -154,7 +154,7 @@ type matchRecord struct {
 	ErrSide int // side whose seat failed (sideA, sideB, sidePartner), -1 if none/unknown
 
 	mu         sync.Mutex
-	Violations []violation
+	Violations []Violation
 	Timings    [nSides][nKinds][]time.Duration
 	Warnings   [nSides][]string // notification failures
 	Decisions  []string         // side a's decisions, when kept
@@ -210,7 +210,7 @@ func (w *watched) check(kind int, d time.Duration, m *giretra.MatchState, decisi
 	if w.limitMS > 0 && d > time.Duration(w.limitMS)*time.Millisecond && w.side == sideA {
 		detail := fmt.Sprintf("%v: response time %.1fms exceeded the limit of %dms", w.seat, float64(d)/1e6, w.limitMS)
 		w.rec.mu.Lock()
-		w.rec.Violations = append(w.rec.Violations, violation{Kind: kindNames[kind], Match: w.rec.Index + 1, Deal: dealNo(m), Detail: detail})
+		w.rec.Violations = append(w.rec.Violations, Violation{Kind: kindNames[kind], Match: w.rec.Index + 1, Deal: dealNo(m), Detail: detail})
 		w.rec.mu.Unlock()
 		if w.w != nil {
 			w.w.Violation(w.seat, kindNames[kind], detail, line)
@@ -480,7 +480,7 @@ func playOne(ctx context.Context, p *plan, g game) *matchRecord {
 		case errors.As(rec.Err, &ie):
 			rec.ErrSide, errSeat = g.seatSide(ie.Seat), int(ie.Seat)
 			if rec.ErrSide == sideA {
-				rec.Violations = append(rec.Violations, violation{Kind: ie.Kind, Match: g.index + 1, Deal: dealNo(&rec.Result.Final), Detail: ie.Error()})
+				rec.Violations = append(rec.Violations, Violation{Kind: ie.Kind, Match: g.index + 1, Deal: dealNo(&rec.Result.Final), Detail: ie.Error()})
 				if w != nil {
 					w.Violation(ie.Seat, ie.Kind, ie.Error(), w.LastCall(ie.Seat))
 				}

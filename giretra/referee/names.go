@@ -3,7 +3,6 @@ package referee
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,18 +49,28 @@ type externalBot struct {
 // of external-bots/ (which override a built-in of the same name). The
 // folder is found once, on first use.
 type Registry struct {
-	botsDir  string // -bots; "" = external-bots/ of the checkout around the working directory
-	warnings io.Writer
-	loaded   bool
-	bots     []externalBot
+	botsDir string // "" = external-bots/ of the checkout around the working directory
+	warn    func(string)
+	loaded  bool
+	bots    []externalBot
 }
 
 // NewRegistry is the registry of the bots in botsDir ("": external-bots/
-// of the checkout around the working directory); warnings gets what is
-// wrong with them.
-func NewRegistry(botsDir string, warnings io.Writer) *Registry {
-	return &Registry{botsDir: botsDir, warnings: warnings}
+// of the checkout around the working directory); warn (nil: none) is told
+// what is wrong with them, in the engine's words.
+func NewRegistry(botsDir string, warn func(msg string)) *Registry {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	return &Registry{botsDir: botsDir, warn: warn}
 }
+
+// SpecError is a bot spec that names no bot.
+type SpecError struct{ msg string }
+
+func (e *SpecError) Error() string { return e.msg }
+
+func specErr(format string, args ...any) error { return &SpecError{fmt.Sprintf(format, args...)} }
 
 // findBotsDir walks up from the working directory to the first directory
 // holding .git (the engine's repository root) and returns its
@@ -109,15 +118,15 @@ func (r *Registry) discover() []externalBot {
 		m, err := meta.Read(dir)
 		switch {
 		case errors.Is(err, meta.ErrNoLaunch):
-			fmt.Fprintf(r.warnings, "Warning: Skipping %s: missing 'launch' section in bot.meta.json\n", e.Name())
+			r.warn(fmt.Sprintf("Skipping %s: missing 'launch' section in bot.meta.json", e.Name()))
 			continue
 		case err != nil:
-			fmt.Fprintf(r.warnings, "Warning: Skipping %s: malformed bot.meta.json (%v)\n", e.Name(), err)
+			r.warn(fmt.Sprintf("Skipping %s: malformed bot.meta.json (%v)", e.Name(), err))
 			continue
 		}
 		for _, a := range engineAgents {
 			if strings.EqualFold(a.agentName, m.AgentName) {
-				fmt.Fprintf(r.warnings, "Warning: External bot %s overrides a built-in agent of the same name.\n", m.AgentName)
+				r.warn(fmt.Sprintf("External bot %s overrides a built-in agent of the same name.", m.AgentName))
 			}
 		}
 		r.bots = append(r.bots, externalBot{agentName: m.AgentName, displayName: m.DisplayName, dir: dir})
@@ -145,7 +154,7 @@ func (r *Registry) Resolve(spec string) (BotSpec, error) {
 		return BotSpec{Name: spec, URL: spec}, nil
 	case strings.ContainsAny(spec, `/\`) || spec == "." || spec == "..":
 		if !isDir(spec) {
-			return BotSpec{}, UsageErr("%q is not a folder", spec)
+			return BotSpec{}, specErr("%q is not a folder", spec)
 		}
 		return BotSpec{Dir: spec}, nil
 	}
@@ -179,12 +188,12 @@ func (r *Registry) Resolve(spec string) (BotSpec, error) {
 	if isDir(spec) {
 		return BotSpec{Dir: spec}, nil
 	}
-	return BotSpec{}, UsageErr("unknown agent '%s'. Available: %s; or an http(s) URL, or a folder with bot.meta.json", spec, r.available())
+	return BotSpec{}, specErr("unknown agent '%s'. Available: %s; or an http(s) URL, or a folder with bot.meta.json", spec, r.Available())
 }
 
-// available is the engine's list (AgentName or "AgentName (DisplayName)",
+// Available is the engine's list (AgentName or "AgentName (DisplayName)",
 // sorted ignoring case) plus our lower-case names.
-func (r *Registry) available() string {
+func (r *Registry) Available() string {
 	var l []string
 	for _, a := range engineAgents {
 		l = append(l, a.agentName+" ("+a.displayName+")")

@@ -3,8 +3,9 @@ package referee
 import (
 	"context"
 	"fmt"
-	"io"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,22 +42,45 @@ type CampaignResult struct {
 	Points             [2]int // match points of Me's team, of the other
 	Deals              int
 	Contracts          map[string]*[4]int // see countContracts
+	Failed             []MatchError       // in the order they failed
 	Elapsed            time.Duration
 }
 
 // MyTeam is the team of the player under test in match i.
 func MyTeam(i int) giretra.Team { return giretra.Team(i % 2) }
 
-// Play runs the campaign's matches, Concurrency at a time, printing the
-// matches that fail to stdout and a progress line every 50 matches to
-// stderr. Interrupted, it returns what finished.
-func (c *Campaign) Play(ctx context.Context, stdout, stderr io.Writer) *CampaignResult {
+// CampaignProgress is a campaign's state after a match.
+type CampaignProgress struct {
+	Done, Wins, Played int
+	Elapsed            time.Duration
+}
+
+// MatchError is a match stopped by an error.
+type MatchError struct {
+	Match int // 0-based
+	Err   error
+}
+
+// Play runs the campaign's matches, Concurrency at a time; progress
+// (nil: none) is told after each match finished or failed, one at a time.
+// Interrupted, it returns what finished. A spec naming no player (see
+// NewPlayer) or a record folder it cannot make is an error before any
+// match.
+func (c *Campaign) Play(ctx context.Context, progress func(CampaignProgress)) (*CampaignResult, error) {
 	t := &CampaignResult{Results: make([]*giretra.MatchResult, c.N), Latency: map[string][]time.Duration{}, Contracts: map[string]*[4]int{}}
 	in := func(spec string) *side {
 		return &side{spec: spec, name: spec, make: func(seat giretra.Position, match int, deal func() ([4]giretra.Set, bool)) giretra.Player {
-			p, _ := NewPlayer(spec, rand.New(rand.NewPCG(c.Seed+uint64(match), uint64(seat)+17)), deal) // specs checked before
+			p, _ := NewPlayer(spec, rand.New(rand.NewPCG(c.Seed+uint64(match), uint64(seat)+17)), deal) // specs checked below
 			return p
 		}}
+	}
+	for _, spec := range []string{c.Me, c.Partner, c.Opp} {
+		if spec == "" {
+			continue
+		}
+		if _, err := NewPlayer(spec, nil, nil); err != nil {
+			return nil, err
+		}
 	}
 	pspec := c.Partner
 	if pspec == "" {
@@ -66,8 +90,7 @@ func (c *Campaign) Play(ctx context.Context, stdout, stderr io.Writer) *Campaign
 	p := &plan{command: "strength", matches: c.N, target: c.Target, sweep: c.Sweep, concurrency: c.Concurrency,
 		seed: int64(c.Seed), recordDir: c.RecordDir, recordPrefix: "strength"}
 	if err := prepareRecordDir(c.RecordDir); err != nil {
-		fmt.Fprintf(stdout, "record: %v\n", err)
-		p.recordDir = ""
+		return nil, err
 	}
 	games := make([]game, c.N)
 	for i := range games {
@@ -80,7 +103,7 @@ func (c *Campaign) Play(ctx context.Context, stdout, stderr io.Writer) *Campaign
 		g.deckPCG = &deck
 		games[i] = g
 	}
-	start, progressDue := time.Now(), 50
+	start := time.Now()
 	playAll(ctx, p, games, func(r *matchRecord) bool {
 		for k, name := range map[int]string{kindCut: "cut", kindNegotiation: "bid", kindCardPlay: "card"} {
 			t.Latency[name] = append(t.Latency[name], r.Timings[sideA][k]...)
@@ -88,10 +111,10 @@ func (c *Campaign) Play(ctx context.Context, stdout, stderr io.Writer) *Campaign
 		team := r.ATeam
 		switch {
 		case r.Err != nil && ctx.Err() != nil:
-			// Cut short by the interrupt: not a result.
+			return true // cut short by the interrupt: not a result
 		case r.Err != nil:
 			t.Errs++
-			fmt.Fprintf(stdout, "match %d: %v\n", r.Index, r.Err)
+			t.Failed = append(t.Failed, MatchError{Match: r.Index, Err: r.Err})
 		default:
 			t.Played++
 			t.Results[r.Index] = &r.Result
@@ -103,15 +126,13 @@ func (c *Campaign) Play(ctx context.Context, stdout, stderr io.Writer) *Campaign
 			t.Deals += len(r.Result.Final.Deals)
 			countContracts(t.Contracts, r.Result.Final.Deals, giretra.Position(team), r.Announcers)
 		}
-		if t.Played+t.Errs >= progressDue {
-			progressDue += 50
-			lo, hi := stats.Wilson(t.Wins, t.Played)
-			fmt.Fprintf(stderr, "%s: %d/%d: %.1f%% [%.1f-%.1f] %s\n", c.Me, t.Played+t.Errs, c.N, 100*float64(t.Wins)/float64(max(t.Played, 1)), 100*lo, 100*hi, time.Since(start).Round(time.Second))
+		if progress != nil {
+			progress(CampaignProgress{Done: t.Played + t.Errs, Wins: t.Wins, Played: t.Played, Elapsed: time.Since(start)})
 		}
 		return true
 	})
 	t.Elapsed = time.Since(start)
-	return t
+	return t, nil
 }
 
 // PairedWith compares the campaign's results with those of another
@@ -257,26 +278,36 @@ func countContracts(tally map[string]*[4]int, deals []giretra.DealResult, me gir
 // [:effort=X][:budget=D][:oracle=full|partner|opponents[@bid|@play]], or one of the
 // composites evabid+bot…, evaplay+bot…, evalead+bot…, evafollow+bot…
 // (Eva's bidding, Eva's card play, Eva's leads or follows with the bot's
-// other decisions). deal gives oracle players the hands in play.
+// other decisions). deal gives oracle players the hands in play. A spec
+// naming no player, an unknown option or a bad value is an error naming
+// it: a measurement of the wrong player would say nothing.
 func NewPlayer(spec string, rng *rand.Rand, deal func() ([4]giretra.Set, bool)) (giretra.Player, error) {
-	if rest, ok := strings.CutPrefix(spec, "evabid+"); ok {
-		cfg, _ := parseBot(rest)
-		e, _ := agents.New("eva", rng)
-		return agents.Hybrid{Bidder: e, Player: bot.New(cfg)}, nil
-	}
-	if rest, ok := strings.CutPrefix(spec, "evaplay+"); ok {
-		cfg, _ := parseBot(rest)
-		e, _ := agents.New("eva", rng)
-		return agents.Hybrid{Bidder: bot.New(cfg), Player: e}, nil
-	}
-	for _, pre := range []string{"evalead+", "evafollow+"} {
-		if rest, ok := strings.CutPrefix(spec, pre); ok {
-			cfg, _ := parseBot(rest)
-			e, _ := agents.New("eva", rng)
-			return agents.Mixed{Eva: e, Other: bot.New(cfg), EvaLeads: pre == "evalead+"}, nil
+	for _, pre := range []string{"evabid+", "evaplay+", "evalead+", "evafollow+"} {
+		rest, ok := strings.CutPrefix(spec, pre)
+		if !ok {
+			continue
 		}
+		cfg, isBot, err := parseBot(rest)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("player %q: %w", spec, err)
+		case !isBot:
+			return nil, fmt.Errorf("player %q: %s wants a bot spec after it (bot[:option…]), not %q", spec, pre, rest)
+		}
+		e, _ := agents.New("eva", rng)
+		switch pre {
+		case "evabid+":
+			return agents.Hybrid{Bidder: e, Player: bot.New(cfg)}, nil
+		case "evaplay+":
+			return agents.Hybrid{Bidder: bot.New(cfg), Player: e}, nil
+		}
+		return agents.Mixed{Eva: e, Other: bot.New(cfg), EvaLeads: pre == "evalead+"}, nil
 	}
-	if cfg, ok := parseBot(spec); ok {
+	cfg, isBot, err := parseBot(spec)
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", spec, err)
+	}
+	if isBot {
 		if cfg.Oracle != nil {
 			o := *cfg.Oracle
 			o.Deal = deal
@@ -287,33 +318,53 @@ func NewPlayer(spec string, rng *rand.Rand, deal func() ([4]giretra.Set, bool)) 
 	return agents.New(spec, rng)
 }
 
-// parseBot reads a bot[:option…] spec.
-func parseBot(spec string) (bot.Config, bool) {
-	if !strings.HasPrefix(spec, "bot") {
-		return bot.Config{}, false
+// botOptions is what parseBot knows, for its errors.
+const botOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents[@bid|@play]"
+
+// parseBot reads a bot[:option…] spec; isBot is false for any other spec.
+func parseBot(spec string) (cfg bot.Config, isBot bool, err error) {
+	opts, ok := strings.CutPrefix(spec, "bot")
+	if !ok || opts != "" && opts[0] != ':' {
+		return cfg, false, nil
 	}
-	var cfg bot.Config
-	for _, f := range strings.Split(spec, ":")[1:] {
+	if opts == "" {
+		return cfg, true, nil
+	}
+	for _, f := range strings.Split(opts[1:], ":") {
+		name, value, hasValue := strings.Cut(f, "=")
 		switch {
-		case f == "fast":
+		case !hasValue && name == "fast":
 			cfg.Fast = true
-		case f == "noinf":
+		case !hasValue && name == "noinf":
 			cfg.NoInference = true
-		case f == "dd":
+		case !hasValue && name == "dd":
 			cfg.DoubleDummy = true
-		case f == "models":
+		case !hasValue && name == "models":
 			cfg.PlayoutModels = true
-		case f == "linear":
+		case !hasValue && name == "linear":
 			cfg.LinearScore = true
-		case strings.HasPrefix(f, "oracle="):
-			w, phase, _ := strings.Cut(strings.TrimPrefix(f, "oracle="), "@")
-			cfg.Oracle = &bot.Oracle{Partner: w == "full" || w == "partner", Opponents: w == "full" || w == "opponents",
+		case hasValue && name == "oracle":
+			who, phase, _ := strings.Cut(value, "@")
+			if who != "full" && who != "partner" && who != "opponents" || phase != "" && phase != "bid" && phase != "play" {
+				return cfg, true, fmt.Errorf("bad oracle=%s (want full, partner or opponents, then @bid or @play for one phase)", value)
+			}
+			cfg.Oracle = &bot.Oracle{Partner: who == "full" || who == "partner", Opponents: who == "full" || who == "opponents",
 				BidOnly: phase == "bid", PlayOnly: phase == "play"}
-		case strings.HasPrefix(f, "effort="):
-			fmt.Sscan(strings.TrimPrefix(f, "effort="), &cfg.Effort)
-		case strings.HasPrefix(f, "budget="):
-			cfg.Budget, _ = time.ParseDuration(strings.TrimPrefix(f, "budget="))
+		case hasValue && name == "effort":
+			x, perr := strconv.ParseFloat(value, 64)
+			if perr != nil || !(x > 0) || math.IsInf(x, 0) {
+				return cfg, true, fmt.Errorf("bad effort=%s (want a positive number)", value)
+			}
+			cfg.Effort = x
+		case hasValue && name == "budget":
+			d, perr := time.ParseDuration(value)
+			if perr != nil || d <= 0 {
+				return cfg, true, fmt.Errorf("bad budget=%s (want a positive duration such as 250ms)", value)
+			}
+			cfg.Budget = d
+		default:
+			return cfg, true, fmt.Errorf("unknown option %q (want %s)", f, botOptions)
 		}
 	}
-	return cfg, true
+	return cfg, true, nil
 }

@@ -5,11 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"slices"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -22,8 +18,8 @@ import (
 // dealer round % 4), and each match moves both ratings with a margin score
 // and a K factor that decays with the participant's matches.
 
-// participant is one entrant of a Swiss tournament.
-type participant struct {
+// Participant is one entrant of a Swiss tournament.
+type Participant struct {
 	side     *side
 	order    int      // command-line order
 	Name     string   `json:"agent"`
@@ -36,41 +32,44 @@ type participant struct {
 	Adjusted *float64 `json:"adjustedElo,omitempty"` // RandomPlayer = 1000
 }
 
-func (p *participant) points() int { return p.Wins + p.Byes }
-func (p *participant) played() int { return p.Wins + p.Losses }
-func (p *participant) winRate() float64 {
+// Points is the entrant's wins and byes.
+func (p *Participant) Points() int { return p.Wins + p.Byes }
+func (p *Participant) played() int { return p.Wins + p.Losses }
+
+// WinRate is the entrant's share of its matches won, in percent.
+func (p *Participant) WinRate() float64 {
 	if p.played() == 0 {
 		return 0
 	}
 	return 100 * float64(p.Wins) / float64(p.played())
 }
 
-func (p *participant) setElo(x float64) {
+func (p *Participant) setElo(x float64) {
 	p.Elo, p.MinElo, p.MaxElo = x, min(p.MinElo, x), max(p.MaxElo, x)
 }
 
 // byStanding is points then Elo, both descending; ties keep the list's
 // order (a stable sort, as LINQ's OrderBy).
-func byStanding(a, b *participant) int {
-	return cmp.Or(cmp.Compare(b.points(), a.points()), cmp.Compare(b.Elo, a.Elo))
+func byStanding(a, b *Participant) int {
+	return cmp.Or(cmp.Compare(b.Points(), a.Points()), cmp.Compare(b.Elo, a.Elo))
 }
 
 // pairRound is SwissPairing.PairRound: sort by standing; with an odd
 // count the bye goes to the fewest byes, then fewest points, then lowest
 // Elo (the first such in standing order); then 1v2, 3v4, …
-func pairRound(ps []*participant) (pairs [][2]*participant, bye *participant) {
+func pairRound(ps []*Participant) (pairs [][2]*Participant, bye *Participant) {
 	sorted := slices.Clone(ps)
 	slices.SortStableFunc(sorted, byStanding)
 	if len(sorted)%2 == 1 {
 		cand := slices.Clone(sorted)
-		slices.SortStableFunc(cand, func(a, b *participant) int {
-			return cmp.Or(cmp.Compare(a.Byes, b.Byes), cmp.Compare(a.points(), b.points()), cmp.Compare(a.Elo, b.Elo))
+		slices.SortStableFunc(cand, func(a, b *Participant) int {
+			return cmp.Or(cmp.Compare(a.Byes, b.Byes), cmp.Compare(a.Points(), b.Points()), cmp.Compare(a.Elo, b.Elo))
 		})
 		bye = cand[0]
-		sorted = slices.DeleteFunc(sorted, func(p *participant) bool { return p == bye })
+		sorted = slices.DeleteFunc(sorted, func(p *Participant) bool { return p == bye })
 	}
 	for i := 0; i+1 < len(sorted); i += 2 {
-		pairs = append(pairs, [2]*participant{sorted[i], sorted[i+1]})
+		pairs = append(pairs, [2]*Participant{sorted[i], sorted[i+1]})
 	}
 	return pairs, bye
 }
@@ -86,8 +85,8 @@ func marginScore(winner, loser, target int) float64 {
 	return 0.5 + 0.5*min(1, max(0, float64(winner-loser)/float64(target)))
 }
 
-// swissMatch is one played pairing.
-type swissMatch struct {
+// SwissMatch is one played pairing.
+type SwissMatch struct {
 	Round  int    `json:"round"`
 	Team1  string `json:"team1"`
 	Team2  string `json:"team2"`
@@ -96,8 +95,9 @@ type swissMatch struct {
 	Deals  int    `json:"deals"`
 }
 
+// SwissReport is swiss's result: the final ranking and every match.
 type SwissReport struct {
-	Participants []*participant `json:"participants"` // final ranking
+	Participants []*Participant `json:"participants"` // final ranking
 	Rounds       int            `json:"rounds"`
 	Played       int            `json:"roundsPlayed"`
 	Target       int            `json:"targetScore"`
@@ -107,25 +107,58 @@ type SwissReport struct {
 	KMax         float64        `json:"kMax"`
 	KMin         float64        `json:"kMin"`
 	KHalfLife    float64        `json:"kHalfLife"`
-	Matches      []swissMatch   `json:"matches"`
+	Matches      []SwissMatch   `json:"matches"`
 	Error        string         `json:"error,omitempty"`
 	Interrupted  bool           `json:"interrupted,omitempty"`
 	Seconds      float64        `json:"durationSeconds"`
 }
 
-func Swiss(ctx context.Context, o *Options, env *Env) error {
-	names := o.Args
+// SwissConfig is a Swiss tournament, as the engine's swiss command plays
+// it.
+type SwissConfig struct {
+	Setup
+	Bots   []string // nil: every agent and discovered bot (Registry.All)
+	Rounds int
+	// Elo is every entrant's initial rating; K decays from KMax to KMin,
+	// halfway after KHalfLife matches.
+	Elo, KMax, KMin, KHalfLife float64
+	// Round, when set, is told the entrants (round 0) once they are
+	// open, then each round's results.
+	Round func(SwissRound)
+}
+
+// SwissRound is a tournament's news: in round 0 the entrants, in command
+// line order; then a round's matches played, in pairing order, and its
+// bye ("": none).
+type SwissRound struct {
+	Round    int
+	Entrants []string
+	Matches  []SwissMatch
+	Bye      string
+}
+
+// ErrTooFewEntrants: a Swiss tournament needs two entrants.
+var ErrTooFewEntrants = errors.New("at least 2 entrants are required for a Swiss tournament")
+
+// Swiss plays the tournament and returns its report. A match that fails
+// ends it (Error); interrupted (ctx done), it reports the rounds played so
+// far, marked Interrupted.
+func Swiss(ctx context.Context, c SwissConfig) (*SwissReport, error) {
+	names := c.Bots
 	if len(names) == 0 {
-		names = o.Registry.All()
+		names = c.Registry.All()
 	}
 	if len(names) < 2 {
-		fmt.Fprintf(env.Stdout, "Error: At least 2 agent factories are required for a Swiss tournament.\nAvailable: %s\n", o.Registry.available())
-		return ErrFailed
+		return nil, ErrTooFewEntrants
 	}
-	if err := prepareRecordDir(o.RecordDir); err != nil {
-		return err
+	if err := prepareRecordDir(c.RecordDir); err != nil {
+		return nil, err
 	}
-	var ps []*participant
+	tell := c.Round
+	if tell == nil {
+		tell = func(SwissRound) {}
+	}
+	var ps []*Participant
 	defer func() {
 		for _, p := range ps {
 			p.side.close()
@@ -133,30 +166,27 @@ func Swiss(ctx context.Context, o *Options, env *Env) error {
 	}()
 	seen := map[string]int{}
 	for i, spec := range names {
-		s, err := o.open(ctx, spec, env.Stderr)
+		s, err := c.open(ctx, spec)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if seen[s.name]++; seen[s.name] > 1 {
 			s.name = fmt.Sprintf("%s (%d)", s.name, seen[s.name])
 		}
-		ps = append(ps, &participant{side: s, order: i, Name: s.name, Elo: o.EloInit, MinElo: o.EloInit, MaxElo: o.EloInit})
+		ps = append(ps, &Participant{side: s, order: i, Name: s.name, Elo: c.Elo, MinElo: c.Elo, MaxElo: c.Elo})
 	}
-	p := o.plan("swiss")
+	p := c.plan("swiss", 0)
 	p.recordPrefix = "swiss"
-	rep := &SwissReport{Rounds: o.Rounds, Target: p.target, Seed: p.seed, Shuffle: o.Shuffle, InitialElo: o.EloInit,
-		KMax: o.KMax, KMin: o.KMin, KHalfLife: o.KHalfLife, Matches: []swissMatch{}}
-	if !o.JSON {
-		var l []string
-		for _, q := range ps {
-			l = append(l, q.Name)
-		}
-		fmt.Fprintf(env.Stdout, "Swiss tournament: %s\n  %d rounds, target %d, initial Elo %g, K %g → %g (half-life %g), margin scoring, seed %d, shuffle %v\n\n",
-			strings.Join(l, ", "), o.Rounds, p.target, o.EloInit, o.KMax, o.KMin, o.KHalfLife, p.seed, o.Shuffle)
+	rep := &SwissReport{Rounds: c.Rounds, Target: p.target, Seed: p.seed, Shuffle: c.Shuffle, InitialElo: c.Elo,
+		KMax: c.KMax, KMin: c.KMin, KHalfLife: c.KHalfLife, Matches: []SwissMatch{}}
+	var entrants []string
+	for _, q := range ps {
+		entrants = append(entrants, q.Name)
 	}
+	tell(SwissRound{Entrants: entrants})
 	start := time.Now()
 	matchNo := 0
-	for round := 1; round <= o.Rounds && rep.Error == "" && ctx.Err() == nil; round++ {
+	for round := 1; round <= c.Rounds && rep.Error == "" && ctx.Err() == nil; round++ {
 		pairs, bye := pairRound(ps)
 		if bye != nil {
 			bye.Byes++
@@ -172,19 +202,19 @@ func Swiss(ctx context.Context, o *Options, env *Env) error {
 		// The pairs of a round are disjoint: playing them at once and
 		// rating them in pairing order is the engine's sequential result.
 		recs := playAll(ctx, p, games, nil)
-		var line []string
+		news := SwissRound{Round: round}
 		for i, r := range recs {
 			p1, p2 := pairs[i][0], pairs[i][1]
 			if r == nil || r.Err != nil {
-				if r != nil && !errors.Is(r.Err, context.Canceled) && rep.Error == "" {
+				if r != nil && !isCanceled(r.Err) && rep.Error == "" {
 					rep.Error = fmt.Sprintf("Round %d: match between '%s' and '%s' failed: %v", round, p1.Name, p2.Name, r.Err)
 				}
 				continue
 			}
 			team1Won := r.Result.Winner == giretra.Team1
 			s1, s2 := r.Result.Final.Points[0], r.Result.Final.Points[1]
-			k1 := effectiveK(o.KMax, o.KMin, p1.played(), o.KHalfLife)
-			k2 := effectiveK(o.KMax, o.KMin, p2.played(), o.KHalfLife)
+			k1 := effectiveK(c.KMax, c.KMin, p1.played(), c.KHalfLife)
+			k2 := effectiveK(c.KMax, c.KMin, p2.played(), c.KHalfLife)
 			w, l := s1, s2
 			if !team1Won {
 				w, l = s2, s1
@@ -204,23 +234,22 @@ func Swiss(ctx context.Context, o *Options, env *Env) error {
 			}
 			winner.Wins++
 			loser.Losses++
-			rep.Matches = append(rep.Matches, swissMatch{Round: round, Team1: p1.Name, Team2: p2.Name, Score: [2]int{s1, s2}, Winner: winner.Name, Deals: len(r.Result.Final.Deals)})
-			line = append(line, fmt.Sprintf("%s > %s (%d-%d)", winner.Name, loser.Name, s1, s2))
+			m := SwissMatch{Round: round, Team1: p1.Name, Team2: p2.Name, Score: [2]int{s1, s2}, Winner: winner.Name, Deals: len(r.Result.Final.Deals)}
+			rep.Matches = append(rep.Matches, m)
+			news.Matches = append(news.Matches, m)
 		}
 		if err := recordError(recs); err != nil {
-			return err
+			return nil, err
 		}
 		if rep.Error == "" && ctx.Err() == nil {
 			rep.Played = round
 		}
 		if bye != nil {
-			line = append(line, "Bye: "+bye.Name)
+			news.Bye = bye.Name
 		}
-		if !o.JSON && len(line) > 0 {
-			fmt.Fprintf(env.Stdout, "Round %3d: %s\n", round, strings.Join(line, " | "))
-		}
+		tell(news)
 	}
-	rep.Seconds = math.Round(time.Since(start).Seconds()*100) / 100
+	rep.Seconds = roundSeconds(time.Since(start))
 	rep.Interrupted = ctx.Err() != nil
 	ranked := slices.Clone(ps)
 	slices.SortStableFunc(ranked, byStanding)
@@ -234,33 +263,13 @@ func Swiss(ctx context.Context, o *Options, env *Env) error {
 		}
 	}
 	rep.Participants = ranked
-	if err := emit(o, env, rep, rep.print); err != nil {
-		return err
-	}
-	if rep.Error != "" {
-		fmt.Fprintf(env.Stderr, "Error: %s\n", rep.Error)
-	}
-	return ending(ctx, rep.Error != "")
+	return rep, nil
 }
 
-func (rep *SwissReport) print(w io.Writer) {
-	if rep.Interrupted {
-		fmt.Fprintf(w, "\nINTERRUPTED after %d of %d rounds\n", rep.Played, rep.Rounds)
+// Loser is the match's loser.
+func (m *SwissMatch) Loser() string {
+	if m.Winner == m.Team1 {
+		return m.Team2
 	}
-	fmt.Fprintf(w, "\nSwiss tournament results (%d rounds, %d matches, %.1fs)\n", rep.Played, len(rep.Matches), rep.Seconds)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "Rank\tAgent\tPts\tW-L-B\tWin%\tElo\tElo range\t")
-	for i, p := range rep.Participants {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d-%d-%d\t%.1f%%\t%.0f\t%.0f-%.0f\t\n", i+1, p.Name, p.points(), p.Wins, p.Losses, p.Byes, p.winRate(), p.Elo, p.MinElo, p.MaxElo)
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "(Elo range: the lowest and highest rating held during the tournament, the initial one included)\n")
-	if len(rep.Participants) > 0 && rep.Participants[0].Adjusted != nil {
-		fmt.Fprintf(w, "\nAdjusted Elo (RandomPlayer = 1000)\n")
-		byElo := slices.Clone(rep.Participants)
-		slices.SortStableFunc(byElo, func(a, b *participant) int { return cmp.Compare(b.Elo, a.Elo) })
-		for _, p := range byElo {
-			fmt.Fprintf(w, "  %-24s %6.0f\n", p.Name, *p.Adjusted)
-		}
-	}
+	return m.Team1
 }

@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"slices"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
@@ -17,8 +13,8 @@ import (
 	"github.com/botarena/gamebot/internal/stats"
 )
 
-// timingStats is the engine's DecisionTimingStats, in milliseconds.
-type timingStats struct {
+// TimingStats is the engine's DecisionTimingStats, in milliseconds.
+type TimingStats struct {
 	Kind  string  `json:"kind"`
 	Count int     `json:"count"`
 	Min   float64 `json:"minMs"`
@@ -29,8 +25,8 @@ type timingStats struct {
 	Max   float64 `json:"maxMs"`
 }
 
-func computeStats(kind string, ds []time.Duration) timingStats {
-	st := timingStats{Kind: kind, Count: len(ds)}
+func computeStats(kind string, ds []time.Duration) TimingStats {
+	st := TimingStats{Kind: kind, Count: len(ds)}
 	if len(ds) == 0 {
 		return st
 	}
@@ -45,17 +41,17 @@ func computeStats(kind string, ds []time.Duration) timingStats {
 	return st
 }
 
-// trendEntry compares the median time of the first and second halves of
+// TrendEntry compares the median time of the first and second halves of
 // the run; a second half over twice the first is "DEGRADATION".
-type trendEntry struct {
+type TrendEntry struct {
 	Kind        string  `json:"kind"`
 	FirstHalf   float64 `json:"firstHalfMedianMs"`
 	SecondHalf  float64 `json:"secondHalfMedianMs"`
 	Degradation bool    `json:"degradation"`
 }
 
-func computeTrend(recs []*matchRecord, matches, sideIdx int) []trendEntry {
-	var out []trendEntry
+func computeTrend(recs []*matchRecord, matches, sideIdx int) []TrendEntry {
+	var out []TrendEntry
 	if matches < 2 {
 		return out
 	}
@@ -78,12 +74,12 @@ func computeTrend(recs []*matchRecord, matches, sideIdx int) []trendEntry {
 		slices.Sort(first)
 		slices.Sort(second)
 		f, s := stats.Quantile(first, 0.5), stats.Quantile(second, 0.5)
-		out = append(out, trendEntry{Kind: kindNames[k], FirstHalf: jsonl.Millis(f), SecondHalf: jsonl.Millis(s), Degradation: f > 0 && s > 2*f})
+		out = append(out, TrendEntry{Kind: kindNames[k], FirstHalf: jsonl.Millis(f), SecondHalf: jsonl.Millis(s), Degradation: f > 0 && s > 2*f})
 	}
 	return out
 }
 
-// ValidateReport is validate's result; -json prints it as is.
+// ValidateReport is validate's result.
 type ValidateReport struct {
 	Bot                  string        `json:"bot"`
 	Opponent             string        `json:"opponent"`
@@ -98,13 +94,13 @@ type ValidateReport struct {
 	Deals                int           `json:"totalDeals"`
 	BotWins              int           `json:"botWins"`
 	OpponentWins         int           `json:"opponentWins"`
-	Violations           []violation   `json:"violations"`
+	Violations           []Violation   `json:"violations"`
 	Crashes              []string      `json:"crashes"`
-	Timing               []timingStats `json:"timing"`
+	Timing               []TimingStats `json:"timing"`
 	ModesCovered         []string      `json:"gameModesCovered"`
 	ModesMissing         []string      `json:"gameModesMissing"`
 	NotificationWarnings []string      `json:"notificationWarnings"`
-	Trend                []trendEntry  `json:"performanceTrend"`
+	Trend                []TrendEntry  `json:"performanceTrend"`
 	DeterminismChecked   bool          `json:"determinismChecked"`
 	DeterminismMismatch  []string      `json:"determinismMismatches"`
 	DurationSeconds      float64       `json:"durationSeconds"`
@@ -114,14 +110,11 @@ type ValidateReport struct {
 	Pass        bool `json:"pass"`
 }
 
-// ErrFailed makes the command exit with status 1 (validation FAIL).
-var ErrFailed = errors.New("FAIL")
-
 func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect string, took time.Duration) *ValidateReport {
 	rep := &ValidateReport{Bot: a.name, Opponent: b.name, Matches: p.matches, Target: p.target, Seed: p.seed,
-		Seats: p.seats, Dialect: dialect, Violations: []violation{}, Crashes: []string{}, NotificationWarnings: []string{},
+		Seats: p.seats, Dialect: dialect, Violations: []Violation{}, Crashes: []string{}, NotificationWarnings: []string{},
 		DeterminismMismatch: []string{},
-		DurationSeconds:     math.Round(took.Seconds()*100) / 100}
+		DurationSeconds:     roundSeconds(took)}
 	var covered [6]bool
 	var all [nKinds][]time.Duration
 	for _, r := range recs {
@@ -163,7 +156,7 @@ func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect strin
 		}
 	}
 	rep.Trend = computeTrend(recs, p.matches, 0)
-	rep.Pass = !rep.failed()
+	rep.Pass = !rep.Failed()
 	return rep
 }
 
@@ -201,122 +194,56 @@ func determinism(ctx context.Context, p *plan, a, partner *side) []string {
 	return out
 }
 
-// printTiming prints a response-time table.
-func printTiming(w io.Writer, stats []timingStats) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tcount\tmin\tavg\tp50\tp95\tp99\tmax\t")
-	for _, s := range stats {
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", s.Kind, s.Count, s.Min, s.Avg, s.P50, s.P95, s.P99, s.Max)
-	}
-	tw.Flush()
-}
-
-func (rep *ValidateReport) print(w io.Writer, verbose bool) {
-	fmt.Fprintf(w, "Validation of %s against %s\n", rep.Bot, rep.Opponent)
-	if rep.Partner != "" {
-		fmt.Fprintf(w, "  partnered with %s (the bot plays one seat of its team)\n", rep.Partner)
-	}
-	fmt.Fprintf(w, "  %d matches, target %d, seed %d, seats %s, dialect %s, %.1fs\n\n",
-		rep.Matches, rep.Target, rep.Seed, rep.Seats, rep.Dialect, rep.DurationSeconds)
-	fmt.Fprintf(w, "Matches    %d completed, %d crashed, %d deals\n", rep.Completed, rep.Crashed, rep.Deals)
-	fmt.Fprintf(w, "Wins       bot %d, opponent %d\n", rep.BotWins, rep.OpponentWins)
-	fmt.Fprintf(w, "Violations %d\n", len(rep.Violations))
-	show := func(items []string, limit int) {
-		for i, s := range items {
-			if !verbose && i == limit {
-				fmt.Fprintf(w, "  … %d more (-v lists all)\n", len(items)-limit)
-				break
-			}
-			fmt.Fprintf(w, "  %s\n", s)
-		}
-	}
-	var vs []string
-	for _, v := range rep.Violations {
-		vs = append(vs, fmt.Sprintf("match %d deal %d %s: %s", v.Match, v.Deal, v.Kind, v.Detail))
-	}
-	show(vs, 10)
-	fmt.Fprintf(w, "Crashes    %d\n", len(rep.Crashes))
-	show(rep.Crashes, 10)
-
-	fmt.Fprintf(w, "\nResponse times (ms)\n")
-	printTiming(w, rep.Timing)
-
-	fmt.Fprintf(w, "\nGame modes covered %d/6: %s\n", len(rep.ModesCovered), strings.Join(rep.ModesCovered, ", "))
-	if len(rep.ModesMissing) > 0 {
-		fmt.Fprintf(w, "  never played: %s\n", strings.Join(rep.ModesMissing, ", "))
-	}
-	fmt.Fprintf(w, "Notification warnings %d\n", len(rep.NotificationWarnings))
-	show(rep.NotificationWarnings, 5)
-	if rep.DeterminismChecked {
-		fmt.Fprintf(w, "Determinism mismatches %d\n", len(rep.DeterminismMismatch))
-		show(rep.DeterminismMismatch, 5)
-	}
-	if len(rep.Trend) > 0 {
-		fmt.Fprintf(w, "\nPerformance trend (median ms, first half → second half)\n")
-		for _, t := range rep.Trend {
-			flag := "stable"
-			if t.Degradation {
-				flag = "DEGRADATION"
-			}
-			fmt.Fprintf(w, "  %-13s %8.3f → %8.3f  %s\n", t.Kind, t.FirstHalf, t.SecondHalf, flag)
-		}
-	}
-	if rep.Interrupted {
-		fmt.Fprintf(w, "\nINTERRUPTED after %d of %d matches\n", rep.Completed+rep.Crashed, rep.Matches)
-	}
-	switch {
-	case rep.Pass:
-		fmt.Fprintf(w, "\nPASS\n")
-	case rep.failed():
-		fmt.Fprintf(w, "\nFAIL: %d violations, %d crashed matches, %d determinism mismatches\n",
-			len(rep.Violations), rep.Crashed, len(rep.DeterminismMismatch))
-	default:
-		fmt.Fprintf(w, "\nno verdict\n")
-	}
-}
-
-// failed reports whether anything the bot did fails the validation.
-func (rep *ValidateReport) failed() bool {
+// Failed reports whether anything the bot did fails the validation.
+func (rep *ValidateReport) Failed() bool {
 	return len(rep.Violations) > 0 || rep.Crashed > 0 || len(rep.DeterminismMismatch) > 0
 }
 
-func Validate(ctx context.Context, o *Options, env *Env) error {
-	if len(o.Args) != 1 {
-		return UsageErr("validate needs exactly one bot (URL, folder or agent name)")
+// ValidateConfig is a validation: the bot against Opponent, as the
+// engine's validate command plays it.
+type ValidateConfig struct {
+	Setup
+	Bot, Opponent string
+	Matches       int
+	// LimitMS, when positive, makes a decision of the bot slower than
+	// this many milliseconds a violation.
+	LimitMS int
+	// Determinism replays the run twice against a fresh seeded random
+	// opponent and compares the bot's decisions.
+	Determinism bool
+}
+
+// Validate plays the validation and returns its report. Interrupted (ctx
+// done), it reports the matches played so far, marked Interrupted. A
+// failure to write a record comes back with the report, as an
+// *InfraError.
+func Validate(ctx context.Context, c ValidateConfig) (*ValidateReport, error) {
+	if err := prepareRecordDir(c.RecordDir); err != nil {
+		return nil, err
 	}
-	if err := prepareRecordDir(o.RecordDir); err != nil {
-		return err
-	}
-	a, b, partner, err := o.openSides(ctx, o.Args[0], o.Opponent, env.Stderr)
+	a, b, partner, err := c.openSides(ctx, c.Bot, c.Opponent)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer a.close()
 	defer b.close()
 	defer partner.close()
-	p := o.plan("validate")
+	p := c.plan("validate", c.Matches)
+	p.limitMS = c.LimitMS
 	start := time.Now()
-	bar := newProgress(env, o, p.matches)
-	recs := playAll(ctx, p, p.layoutAll(a, b, partner), bar.update)
-	bar.finish()
-	rep := buildValidateReport(p, a, b, recs, o.DialectName, time.Since(start))
+	recs := playAll(ctx, p, p.layoutAll(a, b, partner), newTracker(c.Progress, p.matches).done)
+	rep := buildValidateReport(p, a, b, recs, DialectName(c.Dialect), time.Since(start))
 	if partner != nil {
 		rep.Partner = partner.name
 	}
-	if o.Determinism && ctx.Err() == nil {
+	if c.Determinism && ctx.Err() == nil {
 		if m := determinism(ctx, p, a, partner); ctx.Err() == nil {
 			// An interrupted replay would compare runs of unequal length.
 			rep.DeterminismChecked, rep.DeterminismMismatch = true, m
 		}
-		rep.DurationSeconds = math.Round(time.Since(start).Seconds()*100) / 100
+		rep.DurationSeconds = roundSeconds(time.Since(start))
 	}
 	rep.Interrupted = ctx.Err() != nil
-	rep.Pass = !rep.failed() && !rep.Interrupted
-	if err := emit(o, env, rep, func(w io.Writer) { rep.print(w, o.Verbose) }); err != nil {
-		return err
-	}
-	if err := ending(ctx, rep.failed()); err != nil {
-		return err
-	}
-	return recordError(recs)
+	rep.Pass = !rep.Failed() && !rep.Interrupted
+	return rep, recordError(recs)
 }

@@ -3,7 +3,9 @@
 // subject's win rate over the matches with its Wilson 95% band, results
 // per opponent and per game mode, latency histograms of the recorded HTTP
 // calls per decision kind, and a deal viewer that steps through the
-// bidding and the tricks with the four hands shown.
+// bidding and the tricks with the four hands shown. For the terminal: the
+// replay of one match as text (Show) and the text form of the referee's
+// reports (ValidateText, BenchmarkText, …).
 package report
 
 import (
@@ -223,23 +225,23 @@ type viewerMatch struct {
 }
 
 type viewerDeal struct {
-	N        int              `json:"n"`
-	Dealer   int              `json:"dealer"`
-	Score    [2]int           `json:"score"`
-	Cut      string           `json:"cut"`
-	Hands    [4][]record.Card `json:"hands"` // dealt order: five, then three after the bidding
-	Bids     [][2]any         `json:"bids"`  // [seat, text]
-	Contract string           `json:"contract"`
-	Mode     int              `json:"mode"`
-	Tricks   []viewerTrick    `json:"tricks"`
-	Result   string           `json:"result"`
+	N        int               `json:"n"`
+	Dealer   int               `json:"dealer"`
+	Score    [2]int            `json:"score"`
+	Cut      string            `json:"cut"`
+	Hands    [4][]giretra.Card `json:"hands"` // dealt order: five, then three after the bidding
+	Bids     [][2]any          `json:"bids"`  // [seat, text]
+	Contract string            `json:"contract"`
+	Mode     int               `json:"mode"`
+	Tricks   []viewerTrick     `json:"tricks"`
+	Result   string            `json:"result"`
 }
 
 type viewerTrick struct {
-	Leader int           `json:"leader"`
-	Cards  []record.Card `json:"cards"`
-	Winner int           `json:"winner"`
-	Points int           `json:"points"`
+	Leader int            `json:"leader"`
+	Cards  []giretra.Card `json:"cards"`
+	Winner int            `json:"winner"`
+	Points int            `json:"points"`
 }
 
 func viewerData(ms []*record.Match, limit int) (template.JS, int, error) {

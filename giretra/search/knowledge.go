@@ -45,11 +45,6 @@ func (k *Knowledge) MayHold(p giretra.Position) giretra.Set {
 	return k.Unseen() &^ k.Excl[p]
 }
 
-// Void reports whether seat p is known to hold no card of suit s.
-func (k *Knowledge) Void(p giretra.Position, s giretra.Suit) bool {
-	return k.MayHold(p).OfSuit(s) == 0
-}
-
 // Infer builds the knowledge of seat from its hand and the hand state.
 // Inconsistent input (a card both in hand and played) is tolerated: the
 // hand wins.

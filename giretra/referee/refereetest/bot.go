@@ -1,4 +1,9 @@
-package main
+// Package refereetest is a Giretra bot server for the tests of the
+// referee and of its command line: it decodes the referee's requests with
+// the wire package (both dialects), lets an in-process agent decide, and
+// records what it saw so that a test can check the protocol. Run as a
+// process (Serve), it is a bot a bot.meta.json launches.
+package refereetest
 
 import (
 	"bytes"
@@ -20,54 +25,55 @@ import (
 	"github.com/botarena/gamebot/giretra/wire"
 )
 
-// testBot is a bot server for the tests: it decodes the referee's requests
-// with the wire package (both dialects), lets an in-process agent decide,
-// and records what it saw so the tests can check the protocol.
-type testBot struct {
-	agent string
+// Bot is a bot server playing an agent of giretra/agents. Lock it to read
+// what it recorded while it serves.
+type Bot struct {
+	Agent string
 
-	// fault, when set, may replace the answer to a session call:
-	// handled=true sends status and body instead.
-	fault func(endpoint string, s *botSession, n int) (status int, body string, handled bool)
-	delay time.Duration // added to every decision
+	// Fault, when set, may replace the answer to the nth call of a
+	// session: handled=true sends status and body instead.
+	Fault func(endpoint string, s *Session, n int) (status int, body string, handled bool)
+	Delay time.Duration // added to every decision
 
-	mu       sync.Mutex
-	sessions map[string]*botSession
-	order    []string // session ids in creation order
-	creates  []map[string]any
-	problems []string
-	conns    map[string]bool
-	deletes  int
-	calls    int
-	bodies   []string // decision request bodies as received
+	sync.Mutex
+	Sessions map[string]*Session
+	Order    []string // session ids in creation order
+	Creates  []map[string]any
+	Problems []string // what the referee did wrong
+	Conns    map[string]bool
+	Deletes  int
+	Calls    int
+	Bodies   []string // decision request bodies as received
 }
 
-type botSession struct {
-	id     string
-	seat   giretra.Position
+// Session is one game session of the bot.
+type Session struct {
+	ID     string
+	Seat   giretra.Position
 	player giretra.Player
-	calls  []string // endpoints in order
+	Calls  []string // endpoints in order
 }
 
-func newTestBot(agent string) *testBot {
-	return &testBot{agent: agent, sessions: map[string]*botSession{}, conns: map[string]bool{}}
+// NewBot is a bot playing agent.
+func NewBot(agent string) *Bot {
+	return &Bot{Agent: agent, Sessions: map[string]*Session{}, Conns: map[string]bool{}}
 }
 
-func (b *testBot) problem(format string, args ...any) {
-	b.problems = append(b.problems, fmt.Sprintf(format, args...))
+func (b *Bot) problem(format string, args ...any) {
+	b.Problems = append(b.Problems, fmt.Sprintf(format, args...))
 }
 
-func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.conns[r.RemoteAddr] = true
+func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.Lock()
+	defer b.Unlock()
+	b.Conns[r.RemoteAddr] = true
 	path := strings.TrimPrefix(r.URL.Path, "/")
 	if r.Method == http.MethodGet && path == "health" {
 		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if r.Method == http.MethodDelete && strings.HasPrefix(path, "api/sessions/") {
-		b.deletes++
+		b.Deletes++
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
@@ -94,51 +100,51 @@ func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSONAnswer(w, map[string]string{"sessionId": "smoke"})
 			return
 		}
-		b.creates = append(b.creates, req)
+		b.Creates = append(b.Creates, req)
 		seat := giretra.Bottom
 		if p, ok := req["position"].(string); ok {
 			seat, _ = giretra.ParsePosition(p)
 		}
-		seed := uint64(len(b.order))
-		pl, _ := agents.New(b.agent, rand.New(rand.NewPCG(seed, 1)))
-		s := &botSession{id: fmt.Sprintf("s%d", len(b.order)+1), seat: seat, player: pl}
-		b.sessions[s.id] = s
-		b.order = append(b.order, s.id)
-		writeJSONAnswer(w, map[string]string{"sessionId": s.id})
+		seed := uint64(len(b.Order))
+		pl, _ := agents.New(b.Agent, rand.New(rand.NewPCG(seed, 1)))
+		s := &Session{ID: fmt.Sprintf("s%d", len(b.Order)+1), Seat: seat, player: pl}
+		b.Sessions[s.ID] = s
+		b.Order = append(b.Order, s.ID)
+		writeJSONAnswer(w, map[string]string{"sessionId": s.ID})
 		return
 	}
 	rest, ok := strings.CutPrefix(path, "api/sessions/")
 	id, endpoint, ok2 := strings.Cut(rest, "/")
-	s := b.sessions[id]
+	s := b.Sessions[id]
 	if !ok || !ok2 || s == nil {
 		b.problem("unknown path %s", path)
 		http.NotFound(w, r)
 		return
 	}
-	s.calls = append(s.calls, endpoint)
-	b.calls++
+	s.Calls = append(s.Calls, endpoint)
+	b.Calls++
 	if strings.HasPrefix(endpoint, "choose-") {
-		b.bodies = append(b.bodies, string(body))
+		b.Bodies = append(b.Bodies, string(body))
 	}
-	if b.fault != nil {
-		if status, ans, handled := b.fault(endpoint, s, len(s.calls)); handled {
+	if b.Fault != nil {
+		if status, ans, handled := b.Fault(endpoint, s, len(s.Calls)); handled {
 			w.WriteHeader(status)
 			_, _ = io.WriteString(w, ans)
 			return
 		}
 	}
-	if !strings.HasPrefix(endpoint, "notify/") && b.delay > 0 {
-		b.mu.Unlock()
-		time.Sleep(b.delay)
-		b.mu.Lock()
+	if !strings.HasPrefix(endpoint, "notify/") && b.Delay > 0 {
+		b.Unlock()
+		time.Sleep(b.Delay)
+		b.Lock()
 	}
 	ctx := context.Background()
 	switch endpoint {
 	case "choose-cut":
-		c, _ := s.player.ChooseCut(ctx, s.seat, nil)
+		c, _ := s.player.ChooseCut(ctx, s.Seat, nil)
 		writeJSONAnswer(w, wire.CutAnswer{Position: c.Position, FromTop: c.FromTop})
 	case "choose-negotiation-action":
-		bid, err := wire.DecodeBid(body, s.seat)
+		bid, err := wire.DecodeBid(body, s.Seat)
 		if err != nil {
 			b.problem("bid: %v", err)
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -147,7 +153,7 @@ func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a, _ := s.player.ChooseAction(ctx, &bid.View)
 		writeJSONAnswer(w, wire.FromValidAction(a))
 	case "choose-card":
-		play, err := wire.DecodePlay(body, s.seat)
+		play, err := wire.DecodePlay(body, s.Seat)
 		if err != nil {
 			b.problem("card: %v", err)
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -164,7 +170,7 @@ func (b *testBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if n, err := wire.DecodeNotification(k, body); err == nil {
-			_ = s.player.Notify(ctx, s.seat, &n.Event)
+			_ = s.player.Notify(ctx, s.Seat, &n.Event)
 		} else {
 			b.problem("%s: %v", name, err)
 		}
@@ -178,9 +184,11 @@ func writeJSONAnswer(w http.ResponseWriter, v any) {
 	_, _ = w.Write(js)
 }
 
-// serveTestBot is the test binary run as a launched bot (TestMain): it
-// serves a testBot on PORT and logs what it sees to $TESTBOT_DIR/bot.log.
-func serveTestBot() {
+// Serve is a test binary run as a launched bot (from its TestMain): it
+// serves a Bot playing $TESTBOT_AGENT (default random) on PORT, logs what
+// it sees to $TESTBOT_DIR/bot.log, and exits when its launcher
+// ($LAUNCHER_PID) is gone.
+func Serve() {
 	f, err := os.OpenFile(filepath.Join(os.Getenv("TESTBOT_DIR"), "bot.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		os.Exit(3)
@@ -201,7 +209,7 @@ func serveTestBot() {
 	if agent == "" {
 		agent = "random"
 	}
-	bot := newTestBot(agent)
+	bot := NewBot(agent)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))

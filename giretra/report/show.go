@@ -1,4 +1,4 @@
-package referee
+package report
 
 import (
 	"cmp"
@@ -11,39 +11,40 @@ import (
 	"github.com/botarena/gamebot/giretra/record"
 )
 
-// show: a recorded deal card by card, in the terminal.
+// Show: a recorded match replayed as text, deal by deal and card by card,
+// for the terminal (giretra-ref show).
 
 var suitSymbols = [4]string{"♣", "♦", "♥", "♠"}
 
 // cardText is "J♥", "10♠".
-func cardText(c record.Card) string {
-	r := giretra.Card(c).Rank()
+func cardText(c giretra.Card) string {
+	r := c.Rank()
 	rank := string("789TJQKA"[r])
 	if r == giretra.Ten {
 		rank = "10"
 	}
-	return rank + suitSymbols[giretra.Card(c).Suit()]
+	return rank + suitSymbols[c.Suit()]
 }
 
 // handText groups a hand by suit, strongest first in mode m (NoMode:
 // plain order).
-func handText(cards []record.Card, m giretra.Mode) string {
+func handText(cards []giretra.Card, m giretra.Mode) string {
 	var parts []string
 	for su := range giretra.Suit(4) {
-		var in []record.Card
+		var in []giretra.Card
 		for _, c := range cards {
-			if giretra.Card(c).Suit() == su {
+			if c.Suit() == su {
 				in = append(in, c)
 			}
 		}
 		if len(in) == 0 {
 			continue
 		}
-		slices.SortFunc(in, func(a, b record.Card) int {
+		slices.SortFunc(in, func(a, b giretra.Card) int {
 			if m == giretra.NoMode {
 				return cmp.Compare(b, a)
 			}
-			return cmp.Compare(giretra.Strength(giretra.Card(b), m), giretra.Strength(giretra.Card(a), m))
+			return cmp.Compare(giretra.Strength(b, m), giretra.Strength(a, m))
 		})
 		var ranks []string
 		for _, c := range in {
@@ -59,12 +60,14 @@ func seatName(h *record.Header, p giretra.Position) string {
 	return fmt.Sprintf("%s (%s)", p, h.Players[p])
 }
 
-// ShowMatch prints the match header, the chosen deal (0: all) and the end.
-func ShowMatch(w io.Writer, m *record.Match, only int, allCalls bool) {
+// Show writes the match's header, its deal numbered only (0: every deal)
+// and its end; allCalls lists every HTTP exchange, not only the failed
+// ones.
+func Show(w io.Writer, m *record.Match, only int, allCalls bool) {
 	h := &m.Header
 	fmt.Fprintf(w, "%s\n", m.Describe())
 	fmt.Fprintf(w, "  %s, seed %d, target %d, Colour sweep %s; Team1 = Bottom+Top, Team2 = Left+Right\n",
-		h.Command, h.Seed, h.Target, sweepText(h.Sweep))
+		h.Command, h.Seed, h.Target, SweepText(h.Sweep))
 	for _, d := range m.Deals {
 		if only != 0 && d.Deal != only {
 			continue
@@ -209,4 +212,13 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return s[:n] + fmt.Sprintf("… (%d bytes; the whole request is on its line of the record)", len(s))
+}
+
+// SweepText is a Colour sweep's worth as the referee's reports state it:
+// n match points × the multiplier, or the match when n is 0.
+func SweepText(n int) string {
+	if n == 0 {
+		return "wins the match"
+	}
+	return fmt.Sprintf("= %d×multiplier", n)
 }
