@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,6 +103,9 @@ func Run(ctx context.Context, c Config, self SelfServer, progress func(done, tot
 			stops = append(stops, stop)
 			return newHTTPPlayer(url, "self", timeout), nil
 		case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
+			if u, err := url.Parse(spec); err != nil || u.Host == "" {
+				return nil, fmt.Errorf("player %q: not a URL with a host", spec)
+			}
 			return newHTTPPlayer(spec, spec, timeout), nil
 		}
 		a, err := agents.New(spec)

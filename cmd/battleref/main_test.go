@@ -83,19 +83,28 @@ func TestRunConfigs(t *testing.T) {
 }
 
 func TestRunRejectsBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-mode", "nope"},
-		{"-fleet", "1,2"},
-		{"-bot", "ftp://x"},
-		{"-w", "5", "-h", "5", "-fleet", "0,0,0,0,0,1"},
-		{"-n", "0"},
-		{"-concurrency", "-1"},
-		{"-games", "3"},
-		{"extra"},
+	for _, tt := range []struct {
+		args []string
+		want string // in the error
+	}{
+		{[]string{"-mode", "nope"}, `"nope"`},
+		{[]string{"-fleet", "1,2"}, `"1,2"`},
+		{[]string{"-bot", "ftp://x"}, `"ftp://x"`},
+		{[]string{"-bot", "http://"}, `"http://"`},
+		{[]string{"-bot", "https:///battleship"}, `"https:///battleship"`},
+		{[]string{"-mode", "duel", "-opponent", "stupd"}, `"stupd"`},
+		{[]string{"-mode", "duel-inproc", "-bot", "dreadnougt"}, `"dreadnougt"`},
+		{[]string{"-mode", "target", "-opponent", "stupid"}, `-opponent "stupid"`},
+		{[]string{"-mode", "calibrate", "-bot", "self"}, `-bot "self"`},
+		{[]string{"-w", "5", "-h", "5", "-fleet", "0,0,0,0,0,1"}, "board"},
+		{[]string{"-n", "0"}, "-n"},
+		{[]string{"-concurrency", "-1"}, "-concurrency"},
+		{[]string{"-games", "3"}, "-games"},
+		{[]string{"extra"}, "extra"},
 	} {
 		var out, errOut bytes.Buffer
-		if err := run(t.Context(), patient(args), cli.Env(nil), nil, &out, &errOut); err == nil {
-			t.Errorf("%v: no error", args)
+		if err := run(t.Context(), patient(tt.args), cli.Env(nil), nil, &out, &errOut); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want an error naming %s", tt.args, err, tt.want)
 		}
 	}
 }

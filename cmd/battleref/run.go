@@ -70,8 +70,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if c.Games < 1 || c.Concurrency < 0 || c.Warmup < 0 {
 		return errors.New("-n must be >= 1, -concurrency and -warmup >= 0")
 	}
+	duel := c.Mode == "duel" || c.Mode == "duel-inproc"
+	var misplaced error
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case f.Name == "opponent" && !duel:
+			misplaced = fmt.Errorf("-opponent %q: -mode %s plays no opponent (duel and duel-inproc do)", c.Opponent, c.Mode)
+		case f.Name == "bot" && c.Mode == "calibrate":
+			misplaced = fmt.Errorf("-bot %q: -mode calibrate plays its own shooters", c.Bot)
+		}
+	})
+	if misplaced != nil {
+		return misplaced
+	}
 	if c.RecordDir != "" {
-		if c.Mode != "duel" && c.Mode != "duel-inproc" {
+		if !duel {
 			return fmt.Errorf("-record applies to -mode duel and duel-inproc, not %q", c.Mode)
 		}
 		if err := os.MkdirAll(c.RecordDir, 0o755); err != nil {
