@@ -1,7 +1,8 @@
 // Command flipsight connects a bot to FlipSight (othelloclub.com) directly:
 // it speaks the agent API and the event stream, accepts challenges, and
 // plays every game mode with the built-in Go engine (or an --engine command
-// speaking the official connector's JSON-line protocol).
+// speaking the official connector's JSON-line protocol, or with
+// --engine-nboard an NBoard engine, std only).
 //
 // The token is read only from the environment variable FS_BOT_TOKEN.
 // Exit codes: 0 normal, 2 token missing or rejected, 3 --max-runtime
@@ -27,24 +28,30 @@ import (
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/flipsight"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/nboard"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 func main() {
-	cli.Main("flipsight", run,
+	cli.Main("flipsight", func(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+		return run(ctx, args, getenv, stdout, stderr, &http.Client{Timeout: 30 * time.Second})
+	},
 		cli.Status{Err: errToken, Code: 2}, cli.Status{Err: flipsight.ErrCredential, Code: 2},
 		cli.Status{Err: flipsight.ErrMaxRuntime, Code: 3})
 }
 
 var errToken = errors.New("FS_BOT_TOKEN is missing or invalid")
 
-// newHTTPClient builds the API client (tests swap it for a test server's).
-var newHTTPClient = func() *http.Client { return &http.Client{Timeout: 30 * time.Second} }
-
-func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+// run is the command; client carries its API calls (tests hand it a fake
+// server's).
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, client *http.Client) error {
 	fs := flag.NewFlagSet("flipsight", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	stderr = jsonline.SyncWriter(stderr) // the log and every engine process share it
-	engineCmd := fs.String("engine", "", "engine command speaking the JSON-line protocol (default: the built-in Go engine)")
+	engineCmd := fs.String("engine", "", "engine command speaking the JSON-line protocol (default: the built-in Go engine), one process per leg")
+	nbEngine := fs.Bool("engine-nboard", false, "the --engine command speaks NBoard (std only; other modes get the first legal move), e.g. NTest")
+	nbDepth := fs.Int("nboard-depth", 0, "NBoard engine: set depth N (0: the engine's default)")
+	nbDir := fs.String("nboard-dir", "", "NBoard engine: working directory (where it finds its data)")
 	engineName := fs.String("engine-name", "", "engine name for the environment report (≤120 chars, no paths)")
 	cpuName := fs.String("cpu-name", "", "CPU name for the environment report (≤120 chars; default auto-detected)")
 	practice := fs.Bool("practice", false, "report environment.practice: true (no auto matches, unrated bot games)")
@@ -90,24 +97,39 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if *ttBits < 10 || *ttBits > 26 {
 		return fmt.Errorf("--tt-bits %d outside 10–26", *ttBits)
 	}
-	var eng flipsight.Engine
-	if *engineCmd != "" {
-		ce := &flipsight.CommandEngine{Command: *engineCmd, Stderr: stderr}
-		defer ce.Close()
-		eng = ce
-	} else {
-		eng = flipsight.NativeEngine{E: othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 2})}
+	if *nbEngine && *engineCmd == "" {
+		return errors.New("--engine-nboard needs an --engine command")
+	}
+	if *nbDepth < 0 {
+		return fmt.Errorf("--nboard-depth %d is negative", *nbDepth)
+	}
+	// One engine per leg. The built-in engines of every leg share one
+	// othello.Engine and its two searchers.
+	var newEngine func() wire.Engine
+	name := "gamebot othello (Go, native)"
+	switch {
+	case *nbEngine:
+		newEngine = func() wire.Engine {
+			return &nboard.Engine{Command: *engineCmd, Dir: *nbDir, Depth: *nbDepth, Stderr: stderr}
+		}
+		name = fmt.Sprintf("NBoard engine command (%d chars)", len(*engineCmd))
+	case *engineCmd != "":
+		newEngine = func() wire.Engine { return &jsonline.Engine{Command: *engineCmd, Stderr: stderr} }
+		name = fmt.Sprintf("engine command (%d chars)", len(*engineCmd))
+	default:
+		eng := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 2})
+		newEngine = func() wire.Engine { return wire.InProcess{E: eng} }
 	}
 	env := flipsight.Environment{CPU: *cpuName, OS: osName(), Engine: *engineName, Practice: *practice}
 	if env.CPU == "" {
 		env.CPU = detectCPU()
 	}
 	if env.Engine == "" {
-		env.Engine = eng.Name()
+		env.Engine = name
 	}
 	o := flipsight.Options{
-		Client:     &flipsight.Client{HTTP: newHTTPClient(), API: *api, Stream: *streamURL, Token: token},
-		Engine:     eng,
+		Client:     &flipsight.Client{HTTP: client, API: *api, Stream: *streamURL, Token: token},
+		NewEngine:  newEngine,
 		Env:        env,
 		Logger:     logger,
 		NoStream:   *noStream,

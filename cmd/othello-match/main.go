@@ -1,5 +1,6 @@
 // Command othello-match plays local two-leg FlipSight matches between two
-// engine commands speaking the connector's --engine JSON-line protocol:
+// engines — commands speaking the connector's --engine JSON-line protocol
+// (or NBoard), or this binary's own engine in process (player.go):
 // random 12-disc starts, colours swapped between the legs, both legs at
 // once, a clock per leg per colour, adjudication of legs lost on time or by
 // an illegal answer. It prints one line per match and a summary: A's score
@@ -8,6 +9,7 @@
 // Interrupted (SIGINT, SIGTERM), it summarises the matches finished.
 //
 //	othello-match -mode std -n 200 -a "othello-engine" -b "othello-engine -depth 4"
+//	othello-match -mode grand -n 20 -a engine -b engine:depth=2
 package main
 
 import (
@@ -26,7 +28,7 @@ import (
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
 	"github.com/botarena/gamebot/othello/match"
-	"github.com/botarena/gamebot/othello/nboard"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 func main() { cli.Main("othello-match", run, cli.Status{Err: errFailures, Code: 3}) }
@@ -54,8 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	stderr = jsonline.SyncWriter(stderr) // shared by every engine process
 	modes := fs.String("mode", "std", "game mode: std, anti, grand, octagon, reversi, or all")
 	n := fs.Int("n", 10, "matches per mode")
-	engA := fs.String("a", "", "engine A command (run with /bin/sh -c, one process per leg)")
-	engB := fs.String("b", "", "engine B command")
+	engA := fs.String("a", "", "engine A: a command (run with /bin/sh -c, one process per leg), or engine[:key=value,…] for the built-in engine in process (depth, movetime, tt-bits, std-sel, std-selective, without, model)")
+	engB := fs.String("b", "", "engine B, as -a")
 	clock := fs.Duration("clock", 60*time.Second, "clock per leg per colour")
 	maxThink := fs.Duration("max-think", 10*time.Second, "budget_ms cap (the connector's --max-think-seconds)")
 	clockB := fs.Duration("b-clock", 0, "engine B's own clock per leg (0: -clock), e.g. for a fixed-depth reference engine")
@@ -71,8 +73,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return err
 	}
 	if *engA == "" || *engB == "" {
-		return errors.New("both -a and -b engine commands are required")
+		return errors.New("both -a and -b engines are required")
 	}
+	a, err := parsePlayer(*engA)
+	if err != nil {
+		return fmt.Errorf("-a: %w", err)
+	}
+	b, err := parsePlayer(*engB)
+	if err != nil {
+		return fmt.Errorf("-b: %w", err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case *bNBoard && b.inProc != nil:
+		return errors.New("-b-nboard needs an NBoard engine command as -b, not the built-in engine")
+	case !*bNBoard && (set["nboard-depth"] || set["nboard-dir"]):
+		return errors.New("-nboard-depth and -nboard-dir are for an NBoard engine B: add -b-nboard")
+	case *nbDepth < 0:
+		return fmt.Errorf("-nboard-depth %d is negative", *nbDepth)
+	}
+	b.nboard, b.nbDir, b.nbDepth = *bNBoard, *nbDir, *nbDepth
 	if *n < 1 || *par < 1 {
 		return errors.New("-n and -concurrency must be at least 1")
 	}
@@ -111,14 +132,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if *bNBoard && mode != othello.Std {
 			return fmt.Errorf("NBoard engines play std only, not %v", mode)
 		}
-		newB := func() match.Asker { return jsonline.NewProc(*engB, stderr) }
-		if *bNBoard {
-			newB = func() match.Asker {
-				return &nboard.Engine{Command: *engB, Dir: *nbDir, Depth: *nbDepth, Stderr: stderr}
-			}
-		}
 		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB}
-		t := playMode(ctx, mode, *n, *par, *seed, *engA, newB, lim, sprt, *quiet, stdout, stderr)
+		t := playMode(ctx, mode, *n, *par, *seed, [2]player{a, b}, lim, sprt, *quiet, stdout, stderr)
 		printSummary(stdout, mode, t)
 		failedA = failedA || len(t.failures[0]) > 0
 		if ctx.Err() != nil {
@@ -135,7 +150,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // limits are the clocks and budget caps of a run.
 type limits struct{ clock, maxThink, clockB, maxThinkB time.Duration }
 
-func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, engA string, newB func() match.Asker, lim limits, sprt *stats.SPRT, quiet bool, stdout, stderr io.Writer) *tally {
+func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, players [2]player, lim limits, sprt *stats.SPRT, quiet bool, stdout, stderr io.Writer) *tally {
 	t := &tally{failures: [2]map[string]int{{}, {}}}
 	decided := make(chan struct{}) // closed when the sequential test decides
 	var mu sync.Mutex
@@ -150,12 +165,7 @@ func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, e
 				start, opening := match.RandomOpening(mode, rng)
 				cfg := match.Config{
 					Mode: mode, Clock: lim.clock, MaxThink: lim.maxThink, ClockB: lim.clockB, MaxThinkB: lim.maxThinkB, MatchID: int64(i + 1),
-					NewEngine: func(p, _ int) match.Asker {
-						if p == 0 {
-							return jsonline.NewProc(engA, stderr)
-						}
-						return newB()
-					},
+					NewEngine: func(p, _ int) wire.Engine { return players[p].newEngine(stderr) },
 				}
 				res := match.Play(ctx, cfg, start, opening)
 				if ctx.Err() != nil {

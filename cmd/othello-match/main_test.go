@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 // The test binary doubles as an engine: with OTHELLO_TEST_ENGINE=1 it
@@ -105,6 +107,8 @@ func TestFlags(t *testing.T) {
 		{}, {"-a", "x"}, {"-a", "x", "-b", "y", "-mode", "chess"}, {"-a", "x", "-b", "y", "-n", "0"}, {"-a", "x", "-b", "y", "-b-clock", "-1s"},
 		{"-a", "x", "-b", "y", "-concurrency", "0"}, {"-a", "x", "-b", "y", "-j", "2"}, {"-a", "x", "-b", "y", "extra"},
 		{"-a", "x", "-b", "y", "-sprt", "30,0"}, {"-a", "x", "-b", "y", "-sprt", "x"},
+		{"-a", "x", "-b", "engine", "-b-nboard"}, {"-a", "x", "-b", "y", "-nboard-depth", "16"}, {"-a", "x", "-b", "y", "-nboard-dir", "/tmp"},
+		{"-a", "x", "-b", "y", "-b-nboard", "-nboard-depth", "-1"}, {"-a", "x", "-b", "y", "-mode", "grand", "-b-nboard"},
 	} {
 		if err := run(context.Background(), args, cli.Env(nil), nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
@@ -150,5 +154,91 @@ func TestSPRTStopsEarly(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "A's disc margin per match +128.00") {
 		t.Fatalf("no disc margin line:\n%s", out.String())
+	}
+}
+
+// TestPlayerSpecs: the built-in engine's options are othello-engine's
+// flags; an unknown option or a bad value is an error naming it, before
+// any match is played.
+func TestPlayerSpecs(t *testing.T) {
+	good := []struct {
+		spec  string
+		check func(o *othello.EngineOptions) bool
+	}{
+		{"engine", func(o *othello.EngineOptions) bool {
+			return o.MaxDepth == 0 && o.TTBits == 19 && o.Pool == 1 && *o.Std == othello.DefaultStd()
+		}},
+		{"engine:depth=4,tt-bits=16", func(o *othello.EngineOptions) bool { return o.MaxDepth == 4 && o.TTBits == 16 }},
+		{"engine:movetime=100ms", func(o *othello.EngineOptions) bool { return o.FixedTime == 100*time.Millisecond }},
+		{"engine:std-sel=5, std-selective=0", func(o *othello.EngineOptions) bool {
+			return o.Std.MidgameSel == 5 && o.Std.ProbableSolves == 0
+		}},
+		{"engine:without=etc+incremental", func(o *othello.EngineOptions) bool {
+			return o.Std.Without == stdengine.Without{ETC: true, Incremental: true}
+		}},
+	}
+	for _, tc := range good {
+		p, err := parsePlayer(tc.spec)
+		if err != nil || p.inProc == nil || !tc.check(p.inProc) {
+			t.Errorf("parsePlayer(%q) = %+v, %v", tc.spec, p.inProc, err)
+		}
+	}
+	if p, err := parsePlayer("/tmp/oe -depth 2"); err != nil || p.inProc != nil {
+		t.Errorf("a command: %+v, %v", p, err)
+	}
+	bad := []struct{ spec, names string }{
+		{"engine:dpeth=2", `unknown option "dpeth"`},
+		{"engine:depth=x", `depth="x"`},
+		{"engine:depth=65", `depth="65"`},
+		{"engine:depth", `option "depth" has no value`},
+		{"engine:depth=2,depth=3", `option "depth" given twice`},
+		{"engine:movetime=fast", `movetime="fast"`},
+		{"engine:movetime=6m", `movetime="6m"`},
+		{"engine:tt-bits=40", `tt-bits="40"`},
+		{"engine:std-sel=6", `std-sel="6"`},
+		{"engine:std-selective=-1", `std-selective="-1"`},
+		{"engine:without=etc+probcut", `"probcut"`},
+		{"engine:model=/nonexistent", `model="/nonexistent"`},
+		{"engine:model=/dev/null", `model="/dev/null"`},
+		{"engine:", `option "" has no value`},
+		{" ", "empty player"},
+	}
+	for _, tc := range bad {
+		_, err := parsePlayer(tc.spec)
+		if err == nil || !strings.Contains(err.Error(), tc.names) {
+			t.Errorf("parsePlayer(%q): %v, want an error naming %s", tc.spec, err, tc.names)
+		}
+	}
+	// Through run: the flag and the option are named, and nothing is played.
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"-a", "engine:budgte=1s", "-b", "engine"}, cli.Env(nil), nil, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "-a") || !strings.Contains(err.Error(), "budgte") || out.Len() > 0 {
+		t.Errorf("run with a bad -a: %v, output %q", err, out.String())
+	}
+}
+
+// TestInProcessEngine: the built-in engine played in process makes the
+// same moves as the same engine behind the JSON-line protocol (this test
+// binary at depth 2, 2^12 entries), so every match between them is drawn
+// with equal disc totals, in every mode.
+func TestInProcessEngine(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", "engine:depth=2,tt-bits=12", "-b", selfEngine(t), "-clock", "10m", "-max-think", "5m", "-seed", "5"}, cli.Env(nil), nil, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
+	}
+	for _, mode := range othello.Modes() {
+		if !strings.Contains(out.String(), "== "+mode.String()+": 1 matches: A won 0, lost 0, drew 1") {
+			t.Errorf("%v: not a draw:\n%s", mode, out.String())
+		}
+	}
+	if regexp.MustCompile(`A (\d+) – B (\d+)`).ReplaceAllStringFunc(out.String(), func(m string) string {
+		f := strings.Fields(m)
+		if f[1] != f[4] {
+			return "UNEQUAL"
+		}
+		return m
+	}) != out.String() {
+		t.Errorf("unequal totals:\n%s", out.String())
 	}
 }

@@ -20,9 +20,12 @@ import (
 // Options configure an Agent. Zero durations take the platform's values.
 type Options struct {
 	Client *Client
-	Engine Engine
-	Env    Environment
-	Logger *slog.Logger
+	// NewEngine starts the engine of one leg, as the official connector
+	// runs one engine process per game; it is closed when the match is
+	// over.
+	NewEngine func() wire.Engine
+	Env       Environment
+	Logger    *slog.Logger
 
 	NoStream   bool          // poll only
 	OnceMatch  int64         // handle only this match, exit once it is over (0: every match, run on)
@@ -144,6 +147,7 @@ type Agent struct {
 	overList []int64        // over, oldest first (bounded)
 	legs     map[legID]*legTrack
 	stats    map[int64]*MatchStats
+	engines  map[legID]wire.Engine
 	onceSeen bool
 	onceDone bool
 	wg       sync.WaitGroup
@@ -154,7 +158,7 @@ func NewAgent(o Options) *Agent {
 	o.defaults()
 	return &Agent{
 		o: o, wake: make(chan struct{}, 1), events: make(chan received, 64), fatal: make(chan error, 1),
-		accepted: map[int64]bool{}, active: map[int64]bool{}, over: map[int64]bool{}, legs: map[legID]*legTrack{}, stats: map[int64]*MatchStats{},
+		accepted: map[int64]bool{}, active: map[int64]bool{}, over: map[int64]bool{}, legs: map[legID]*legTrack{}, stats: map[int64]*MatchStats{}, engines: map[legID]wire.Engine{},
 	}
 }
 
@@ -198,6 +202,12 @@ func (a *Agent) Run(ctx context.Context) error {
 	defer func() {
 		cancel()
 		a.wg.Wait()
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		for k, e := range a.engines {
+			_ = e.Close()
+			delete(a.engines, k)
+		}
 	}()
 	var deadline <-chan time.Time
 	if a.o.MaxRuntime > 0 {
@@ -462,11 +472,32 @@ func (a *Agent) finishLocked(id int64, why string) {
 			"sending", s.Sending.Round(time.Millisecond), "waiting_share", s.WaitingShare(),
 			"turns_by_stream", s.ByStream, "turns_by_poll", s.ByPoll)
 	}
+	var done []wire.Engine
+	for k, e := range a.engines {
+		if k.match == id {
+			done = append(done, e)
+			delete(a.engines, k)
+		}
+	}
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
-		a.o.Engine.Done(id)
+		for _, e := range done {
+			_ = e.Close()
+		}
 	}()
+}
+
+// engine returns leg k's engine, started on its first move.
+func (a *Agent) engine(k legID) wire.Engine {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e := a.engines[k]
+	if e == nil {
+		e = a.o.NewEngine()
+		a.engines[k] = e
+	}
+	return e
 }
 
 type work struct {
@@ -620,7 +651,7 @@ func (a *Agent) decide(ctx context.Context, cancel context.CancelFunc, k legID, 
 		move = othello.Pass // bot pairs: we must pass ourselves
 	default:
 		start := time.Now()
-		move = a.think(ctx, w)
+		move = a.think(ctx, k, w)
 		a.mu.Lock()
 		a.statsLocked(k.match).Thinking += time.Since(start)
 		a.mu.Unlock()
@@ -718,7 +749,7 @@ func (a *Agent) retryDelay(tr *legTrack) time.Duration {
 
 // think asks the engine, with a budget from the leg's clock, and falls back
 // to a legal move when the engine fails or answers outside legal.
-func (a *Agent) think(ctx context.Context, w work) int {
+func (a *Agent) think(ctx context.Context, k legID, w work) int {
 	remaining := time.Duration(wire.DefaultBudgetMs) * time.Millisecond // no clock sent: think briefly
 	if c := w.color - 1; c < len(w.leg.ClocksMs) {
 		remaining = time.Duration(float64(w.leg.ClocksMs[c])*float64(time.Millisecond)) - turnAge(w.leg, w.at)
@@ -773,7 +804,7 @@ func (a *Agent) think(ctx context.Context, w work) int {
 		req.RoundNo, req.RoomCreatedAt = w.m.RoundNo, w.m.RoomCreatedAt
 	}
 	start := time.Now()
-	move, err := a.o.Engine.Move(ctx, req, budget)
+	move, err := a.engine(k).Move(ctx, req, budget)
 	a.o.Logger.Debug("engine answered", "match", int64(w.m.ID), "leg", w.li, "revision", w.rev, "move", move,
 		"remaining", remaining.Round(time.Millisecond), "budget", budget.Round(time.Millisecond), "took", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() != nil {

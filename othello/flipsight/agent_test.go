@@ -6,24 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/flipsight"
 	"github.com/botarena/gamebot/othello/flipsight/fakeserver"
+	"github.com/botarena/gamebot/othello/jsonline"
 	"github.com/botarena/gamebot/othello/wire"
 )
 
 type harness struct {
 	fake   *fakeserver.Server
-	ts     *httptest.Server
 	delays *delayLog
 }
 
@@ -75,13 +75,22 @@ func (l *delayLog) of(key string) []time.Duration {
 	return slices.Clone(l.d[key])
 }
 
+// newHarness starts a fake server, reached in this process through its
+// Client: most tests run in a testing/synctest bubble, where the agent's
+// timers, the server's clocks and the engine's answers all follow the
+// fake clock, so the schedules they check are exact and take no time.
 func newHarness(t *testing.T, seed uint64) *harness {
 	t.Helper()
 	fake := fakeserver.New(seed)
 	fake.Ping = 50 * time.Millisecond
-	ts := httptest.NewTLSServer(fake)
-	t.Cleanup(ts.Close)
-	return &harness{fake: fake, ts: ts, delays: &delayLog{d: map[string][]time.Duration{}}}
+	return &harness{fake: fake, delays: &delayLog{d: map[string][]time.Duration{}}}
+}
+
+// inProcess is an engine factory of one in-process engine at a fixed
+// depth: under the fake clock a search's own time does not pass, so the
+// engine must not be the one waiting for it.
+func inProcess(e *othello.Engine) func() wire.Engine {
+	return func() wire.Engine { return wire.InProcess{E: e} }
 }
 
 // options are the platform's options scaled down 50×, with a fast engine.
@@ -91,8 +100,8 @@ func (h *harness) options(t *testing.T) flipsight.Options {
 	}
 	logger := slog.New(h.delays)
 	return flipsight.Options{
-		Client:     &flipsight.Client{HTTP: h.ts.Client(), API: h.ts.URL + "/api", Stream: h.ts.URL + "/stream", Token: "fsbm_test"},
-		Engine:     flipsight.NativeEngine{E: othello.NewEngine(othello.EngineOptions{TTBits: 12, FixedTime: 2 * time.Millisecond})},
+		Client:     &flipsight.Client{HTTP: h.fake.Client(), API: "https://fake.test/api", Stream: "https://fake.test/stream", Token: "fsbm_test"},
+		NewEngine:  inProcess(othello.NewEngine(othello.EngineOptions{TTBits: 12, MaxDepth: 2})),
 		Env:        flipsight.Environment{CPU: "test cpu", OS: "linux", Engine: "test"},
 		Logger:     logger,
 		PollStream: 200 * time.Millisecond, PollMatch: 20 * time.Millisecond, PollIdle: 100 * time.Millisecond,
@@ -170,24 +179,28 @@ func TestBotMatchEveryMode(t *testing.T) {
 	for _, mode := range othello.Modes() {
 		for _, noStream := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/nostream=%v", mode, noStream), func(t *testing.T) {
-				h := newHarness(t, uint64(mode)+1)
-				h.playOnce(t, h.fake.Challenge(mode, 14), func(o *flipsight.Options) { o.NoStream = noStream })
-				for _, mv := range h.fake.Moves() {
-					if mv.Status != 200 {
-						t.Errorf("move %+v refused", mv)
-					}
-				}
-				if envs := h.fake.Envs(); len(envs) == 0 || envs[0].CPU != "test cpu" || envs[0].Practice {
-					t.Errorf("environment reports %+v", envs)
-				}
-				if !noStream && h.fake.StreamConnections() == 0 {
-					t.Error("no stream connection")
-				}
-				if noStream && h.fake.StreamConnections() != 0 {
-					t.Error("stream used with NoStream")
-				}
+				synctest.Test(t, func(t *testing.T) { testBotMatch(t, mode, noStream) })
 			})
 		}
+	}
+}
+
+func testBotMatch(t *testing.T, mode othello.Mode, noStream bool) {
+	h := newHarness(t, uint64(mode)+1)
+	h.playOnce(t, h.fake.Challenge(mode, 14), func(o *flipsight.Options) { o.NoStream = noStream })
+	for _, mv := range h.fake.Moves() {
+		if mv.Status != 200 {
+			t.Errorf("move %+v refused", mv)
+		}
+	}
+	if envs := h.fake.Envs(); len(envs) == 0 || envs[0].CPU != "test cpu" || envs[0].Practice {
+		t.Errorf("environment reports %+v", envs)
+	}
+	if !noStream && h.fake.StreamConnections() == 0 {
+		t.Error("no stream connection")
+	}
+	if noStream && h.fake.StreamConnections() != 0 {
+		t.Error("stream used with NoStream")
 	}
 }
 
@@ -197,9 +210,11 @@ func TestBotMatchEveryMode(t *testing.T) {
 func TestServerQuirks(t *testing.T) {
 	for _, q := range []fakeserver.Quirks{{FloatClocks: true}, {StringIDs: true}, {FloatClocks: true, StringIDs: true}} {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
-			h := newHarness(t, 77)
-			h.fake.Quirks = q
-			h.playOnce(t, h.fake.Challenge(othello.Std, 14), nil)
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, 77)
+				h.fake.Quirks = q
+				h.playOnce(t, h.fake.Challenge(othello.Std, 14), nil)
+			})
 		})
 	}
 }
@@ -207,6 +222,10 @@ func TestServerQuirks(t *testing.T) {
 // TestOnceMatchLeavesOthersAlone: with other challenges pending, only the
 // named match is accepted and played.
 func TestOnceMatchLeavesOthersAlone(t *testing.T) {
+	synctest.Test(t, testOnceMatchLeavesOthersAlone)
+}
+
+func testOnceMatchLeavesOthersAlone(t *testing.T) {
 	h := newHarness(t, 3)
 	a := h.fake.Challenge(othello.Std, 12)
 	id := h.fake.Challenge(othello.Anti, 12)
@@ -235,7 +254,7 @@ func TestErrorTable(t *testing.T) {
 		check     func(t *testing.T, h *harness, id int64)
 	}{
 		{name: "503 on poll backs off", faults: fakeserver.Faults{PollStatus: []int{503, 503, 503}}, opts: noStream, check: func(t *testing.T, h *harness, _ int64) {
-			// BackoffMin (20 ms), doubling; each wait at least as long.
+			// BackoffMin (20 ms), doubling; each wait exactly as long.
 			want := []time.Duration{20 * time.Millisecond, 40 * time.Millisecond, 80 * time.Millisecond}
 			if got := h.delays.of("retry_in"); !slices.Equal(got, want) {
 				t.Errorf("poll retry delays %v, want %v", got, want)
@@ -245,12 +264,19 @@ func TestErrorTable(t *testing.T) {
 				t.Fatalf("%d polls", len(p))
 			}
 			for i, d := range want {
-				if g := p[i+1].Sub(p[i]); g < d {
-					t.Errorf("poll %d came %v after a failed one, before its %v delay", i+1, g, d)
+				if g := p[i+1].Sub(p[i]); g != d {
+					t.Errorf("poll %d came %v after a failed one, not after its %v delay", i+1, g, d)
 				}
 			}
 		}},
-		{name: "429 on poll backs off", faults: fakeserver.Faults{PollStatus: []int{429}}},
+		{name: "429 on poll backs off", faults: fakeserver.Faults{PollStatus: []int{429}}, check: func(t *testing.T, h *harness, _ int64) {
+			if got := h.delays.of("retry_in"); !slices.Equal(got, []time.Duration{20 * time.Millisecond}) {
+				t.Errorf("poll retry delays %v, want [20ms]", got)
+			}
+			if p := h.fake.Polls(); len(p) < 2 || p[1].Sub(p[0]) != 20*time.Millisecond {
+				t.Errorf("polls %v: the second not 20ms after the refused one", p)
+			}
+		}},
 		{name: "lost move answer is not resent after the revision moved", faults: fakeserver.Faults{LoseMoveAnswer: 2}, check: func(t *testing.T, h *harness, _ int64) {
 			lost := 0
 			for _, mv := range h.fake.Moves() {
@@ -289,20 +315,25 @@ func TestErrorTable(t *testing.T) {
 				t.Errorf("resend delays %v, want %v first", got, want)
 			}
 			for i := 1; i < 5; i++ {
-				if g := mv[i].At.Sub(mv[i-1].At); g < want[i-1] {
-					t.Errorf("resend %d after %v, before its %v delay", i, g, want[i-1])
+				if g := mv[i].At.Sub(mv[i-1].At); g != want[i-1] {
+					t.Errorf("resend %d after %v, not after its %v delay", i, g, want[i-1])
 				}
 			}
 		}},
 		{name: "409 stale_revision re-polls", faults: fakeserver.Faults{BumpRevision: 1}, check: func(t *testing.T, h *harness, _ int64) {
-			n := 0
+			var stale []time.Time
 			for _, mv := range h.fake.Moves() {
 				if mv.Error == "stale_revision" {
-					n++
+					stale = append(stale, mv.At)
 				}
 			}
-			if n != 1 {
-				t.Errorf("%d stale_revision answers, want 1", n)
+			if len(stale) != 1 {
+				t.Fatalf("%d stale_revision answers, want 1", len(stale))
+			}
+			// With the stream up a wake-up polls at once: at the very
+			// instant of the 409, not at the next period.
+			if !slices.ContainsFunc(h.fake.Polls(), stale[0].Equal) {
+				t.Errorf("no poll at the 409 (%v); polls %v", stale[0], h.fake.Polls())
 			}
 		}},
 		// A legal move refused once as illegal: the leg stays ours, and
@@ -321,8 +352,8 @@ func TestErrorTable(t *testing.T) {
 					if fmt.Sprint(n.Move) != fmt.Sprint(m.Move) || n.Status != 200 {
 						t.Errorf("after illegal_move %v: %+v", m.Move, n)
 					}
-					if g := n.At.Sub(m.At); g < 100*time.Millisecond {
-						t.Errorf("sent again after %v, before MoveRetryMin", g)
+					if g := n.At.Sub(m.At); g != 100*time.Millisecond {
+						t.Errorf("sent again after %v, not after MoveRetryMin", g)
 					}
 					if got := h.delays.of("again_in"); !slices.Equal(got, []time.Duration{100 * time.Millisecond}) {
 						t.Errorf("delays before sending again %v, want [100ms]", got)
@@ -393,25 +424,27 @@ func TestErrorTable(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, uint64(40+i))
-			if tc.clockMs > 0 {
-				h.fake.ClockMs = tc.clockMs
-			}
-			h.fake.SetFaults(tc.faults)
-			id := h.fake.Challenge(othello.Std, cmp.Or(tc.empties, 14))
-			o := h.options(t)
-			o.OnceMatch = id
-			o.MoveRetryMin = 100 * time.Millisecond
-			if tc.opts != nil {
-				tc.opts(&o)
-			}
-			if err := runAgent(t, o, 30*time.Second); err != nil {
-				t.Fatal(err)
-			}
-			checkOver(t, h, id, tc.timeoutOK)
-			if tc.check != nil {
-				tc.check(t, h, id)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, uint64(40+i))
+				if tc.clockMs > 0 {
+					h.fake.ClockMs = tc.clockMs
+				}
+				h.fake.SetFaults(tc.faults)
+				id := h.fake.Challenge(othello.Std, cmp.Or(tc.empties, 14))
+				o := h.options(t)
+				o.OnceMatch = id
+				o.MoveRetryMin = 100 * time.Millisecond
+				if tc.opts != nil {
+					tc.opts(&o)
+				}
+				if err := runAgent(t, o, 30*time.Second); err != nil {
+					t.Fatal(err)
+				}
+				checkOver(t, h, id, tc.timeoutOK)
+				if tc.check != nil {
+					tc.check(t, h, id)
+				}
+			})
 		})
 	}
 }
@@ -436,39 +469,41 @@ func (b *blockingEngine) Move(ctx context.Context, req *wire.Request, _ time.Dur
 	}
 	return req.LegalMoves[0], nil
 }
-func (*blockingEngine) Done(int64)   {}
-func (*blockingEngine) Name() string { return "blocking" }
+
+func (*blockingEngine) Close() error { return nil }
 
 // TestRevisionChangeMidSearch: when the leg's revision changes while the
 // engine searches, the search is cancelled through its context (while the
 // match goes on, not when it ends) and the new revision is decided instead.
 func TestRevisionChangeMidSearch(t *testing.T) {
-	h := newHarness(t, 9)
-	id := h.fake.Challenge(othello.Std, 30)
-	o := h.options(t)
-	o.OnceMatch = id
-	eng := &blockingEngine{started: make(chan *wire.Request, 1), cancelled: make(chan string, 1)}
-	eng.status = func() string {
-		m, _ := h.fake.Match(id)
-		return m.Status
-	}
-	o.Engine = eng
-	done := make(chan error, 1)
-	go func() { done <- runAgent(t, o, 30*time.Second) }()
-	req := <-eng.started
-	h.fake.Touch(id, req.Leg)
-	if st := <-eng.cancelled; st != "running" {
-		t.Errorf("the stale search was cancelled only when the match was %s", st)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	checkFinished(t, h, id)
-	for _, mv := range h.fake.Moves() {
-		if mv.Leg == req.Leg && mv.Revision == req.Revision {
-			t.Errorf("a move was sent for the stale revision %d: %+v", req.Revision, mv)
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 9)
+		id := h.fake.Challenge(othello.Std, 30)
+		o := h.options(t)
+		o.OnceMatch = id
+		eng := &blockingEngine{started: make(chan *wire.Request, 1), cancelled: make(chan string, 1)}
+		eng.status = func() string {
+			m, _ := h.fake.Match(id)
+			return m.Status
 		}
-	}
+		o.NewEngine = func() wire.Engine { return eng }
+		done := make(chan error, 1)
+		go func() { done <- runAgent(t, o, 30*time.Second) }()
+		req := <-eng.started
+		h.fake.Touch(id, req.Leg)
+		if st := <-eng.cancelled; st != "running" {
+			t.Errorf("the stale search was cancelled only when the match was %s", st)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		checkFinished(t, h, id)
+		for _, mv := range h.fake.Moves() {
+			if mv.Leg == req.Leg && mv.Revision == req.Revision {
+				t.Errorf("a move was sent for the stale revision %d: %+v", req.Revision, mv)
+			}
+		}
+	})
 }
 
 // TestStreamEventsDriveMoves: with the stream up, turns are learned from
@@ -477,135 +512,202 @@ func TestRevisionChangeMidSearch(t *testing.T) {
 // poll is a round trip and the event already on its way), so a connector
 // that waited for polls would learn every turn from one.
 func TestStreamEventsDriveMoves(t *testing.T) {
-	h := newHarness(t, 15)
-	h.fake.PollDelay = 30 * time.Millisecond
-	id := h.fake.Challenge(othello.Std, 20)
-	o := h.options(t)
-	o.OnceMatch = id
-	o.PollStream = 5 * time.Second
-	a := flipsight.NewAgent(o)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	if err := a.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	checkFinished(t, h, id)
-	s := a.Stats()[id]
-	if s.Moves == 0 || s.ByPoll > 1 {
-		t.Errorf("turns learned: %d from stream events, %d from polls (%d moves)", s.ByStream, s.ByPoll, s.Moves)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 15)
+		h.fake.PollDelay = 30 * time.Millisecond
+		id := h.fake.Challenge(othello.Std, 20)
+		o := h.options(t)
+		o.OnceMatch = id
+		o.PollStream = 5 * time.Second
+		a := flipsight.NewAgent(o)
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		if err := a.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		checkFinished(t, h, id)
+		s := a.Stats()[id]
+		if s.Moves == 0 || s.ByPoll > 1 {
+			t.Errorf("turns learned: %d from stream events, %d from polls (%d moves)", s.ByStream, s.ByPoll, s.Moves)
+		}
+	})
 }
 
+// revokingEngine revokes the token when it is first asked for a move
+// (our turn in a running match), then answers the first legal move.
+type revokingEngine struct {
+	h       *harness
+	id      int64
+	once    sync.Once
+	status  string // the match's status when the token was revoked
+	revoked chan struct{}
+}
+
+func (r *revokingEngine) Move(_ context.Context, req *wire.Request, _ time.Duration) (int, error) {
+	r.once.Do(func() {
+		m, _ := r.h.fake.Match(r.id)
+		r.status = m.Status
+		r.h.fake.Revoke()
+		close(r.revoked)
+	})
+	return req.LegalMoves[0], nil
+}
+
+func (*revokingEngine) Close() error { return nil }
+
+// TestCredentialRejected: a token the server rejects stops the agent with
+// ErrCredential, whether it is rejected from the start or in the middle
+// of a match (revoked while the engine thinks about a move: no move is
+// accepted after it, and the match is left running).
 func TestCredentialRejected(t *testing.T) {
-	h := newHarness(t, 5)
-	h.fake.Revoke()
-	err := runAgent(t, h.options(t), 10*time.Second)
-	if !errors.Is(err, flipsight.ErrCredential) {
-		t.Fatalf("err %v, want ErrCredential", err)
-	}
-	// Revoked mid-match.
-	h = newHarness(t, 6)
-	h.fake.Challenge(othello.Std, 30)
-	go func() {
-		time.Sleep(150 * time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 5)
 		h.fake.Revoke()
-	}()
-	if err := runAgent(t, h.options(t), 10*time.Second); !errors.Is(err, flipsight.ErrCredential) {
-		t.Fatalf("err %v, want ErrCredential", err)
-	}
+		err := runAgent(t, h.options(t), 10*time.Second)
+		if !errors.Is(err, flipsight.ErrCredential) {
+			t.Fatalf("err %v, want ErrCredential", err)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 6)
+		id := h.fake.Challenge(othello.Std, 30)
+		o := h.options(t)
+		eng := &revokingEngine{h: h, id: id, revoked: make(chan struct{})}
+		o.NewEngine = func() wire.Engine { return eng }
+		if err := runAgent(t, o, 10*time.Second); !errors.Is(err, flipsight.ErrCredential) {
+			t.Fatalf("err %v, want ErrCredential", err)
+		}
+		select {
+		case <-eng.revoked:
+		default:
+			t.Fatal("the engine was never asked for a move: the token was not revoked mid-match")
+		}
+		if eng.status != "running" {
+			t.Errorf("revoked while the match was %q, not running", eng.status)
+		}
+		for _, mv := range h.fake.Moves() {
+			if mv.Status == 200 {
+				t.Errorf("move accepted with the token revoked: %+v", mv)
+			}
+		}
+		if m, _ := h.fake.Match(id); m.Status != "running" {
+			t.Errorf("match %s after the agent stopped", m.Status)
+		}
+	})
 }
 
+// TestMaxRuntime: the agent stops with ErrMaxRuntime at MaxRuntime, not
+// before.
 func TestMaxRuntime(t *testing.T) {
-	h := newHarness(t, 8)
-	o := h.options(t)
-	o.MaxRuntime = 150 * time.Millisecond
-	if err := runAgent(t, o, 10*time.Second); !errors.Is(err, flipsight.ErrMaxRuntime) {
-		t.Fatalf("err %v, want ErrMaxRuntime", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 8)
+		o := h.options(t)
+		o.MaxRuntime = 150 * time.Millisecond
+		start := time.Now()
+		if err := runAgent(t, o, 10*time.Second); !errors.Is(err, flipsight.ErrMaxRuntime) {
+			t.Fatalf("err %v, want ErrMaxRuntime", err)
+		}
+		if d := time.Since(start); d != o.MaxRuntime {
+			t.Errorf("stopped after %v, want %v", d, o.MaxRuntime)
+		}
+	})
 }
 
 // TestHumanGame: negative id, one leg, round_no and room_created_at echoed
 // exactly, and never a pass (the server passes for the bot).
 func TestHumanGame(t *testing.T) {
 	for _, black := range []bool{true, false} {
-		h := newHarness(t, 11)
-		id := h.fake.HumanGame(45, black, 16)
-		o := h.options(t)
-		o.OnceMatch = id
-		if err := runAgent(t, o, 30*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		if id != -45 {
-			t.Fatalf("id %d", id)
-		}
-		m, _ := h.fake.Match(id)
-		if m.Status != "finished" {
-			t.Fatalf("status %s", m.Status)
-		}
-		moves := h.fake.Moves()
-		if len(moves) == 0 {
-			t.Fatal("no moves")
-		}
-		for _, mv := range moves {
-			if mv.Status != 200 || mv.Leg != 0 || string(mv.RoundNo) != "3" || string(mv.RoomAt) != `"2026-11-30 12:00:00"` {
-				t.Errorf("move %+v", mv)
+		synctest.Test(t, func(t *testing.T) {
+			h := newHarness(t, 11)
+			id := h.fake.HumanGame(45, black, 16)
+			o := h.options(t)
+			o.OnceMatch = id
+			if err := runAgent(t, o, 30*time.Second); err != nil {
+				t.Fatal(err)
 			}
-			if fmt.Sprint(mv.Move) == "-1" {
-				t.Errorf("pass sent in a human game")
+			if id != -45 {
+				t.Fatalf("id %d", id)
 			}
-		}
+			m, _ := h.fake.Match(id)
+			if m.Status != "finished" {
+				t.Fatalf("status %s", m.Status)
+			}
+			moves := h.fake.Moves()
+			if len(moves) == 0 {
+				t.Fatal("no moves")
+			}
+			for _, mv := range moves {
+				if mv.Status != 200 || mv.Leg != 0 || string(mv.RoundNo) != "3" || string(mv.RoomAt) != `"2026-11-30 12:00:00"` {
+					t.Errorf("move %+v", mv)
+				}
+				if fmt.Sprint(mv.Move) == "-1" {
+					t.Errorf("pass sent in a human game")
+				}
+			}
+		})
 	}
 }
 
-// TestPollCadence: without the stream, idle polls follow PollIdle and no
-// two polls are closer than MinGap, even with wake-ups during a match.
-// (With the stream, the documentation asks for a poll after each match
-// event, with no floor.)
+// TestPollCadence: without the stream, idle polls follow PollIdle exactly
+// and no two polls are closer than MinGap, even with wake-ups during a
+// match. (With the stream, the documentation asks for a poll after each
+// match event, with no floor.)
 func TestPollCadence(t *testing.T) {
-	h := newHarness(t, 12)
-	o := h.options(t)
-	o.NoStream = true
-	o.MaxRuntime = 450 * time.Millisecond
-	_ = runAgent(t, o, 10*time.Second)
-	p := h.fake.Polls()
-	if len(p) < 2 || len(p) > 7 { // a loaded machine polls less, never more
-		t.Fatalf("%d idle polls in 450 ms with a 100 ms period", len(p))
-	}
-	for i := 1; i < len(p); i++ {
-		if g := p[i].Sub(p[i-1]); g < 90*time.Millisecond {
-			t.Errorf("idle poll gap %v below the idle period", g)
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 12)
+		o := h.options(t)
+		o.NoStream = true
+		o.MaxRuntime = 450 * time.Millisecond
+		_ = runAgent(t, o, 10*time.Second)
+		p := h.fake.Polls()
+		if len(p) != 5 { // at 0, 100, 200, 300 and 400 ms
+			t.Fatalf("%d idle polls in 450 ms with a 100 ms period, want 5", len(p))
 		}
-	}
-	h = newHarness(t, 13)
-	id := h.fake.Challenge(othello.Std, 16)
-	o = h.options(t)
-	o.OnceMatch, o.NoStream = id, true
-	if err := runAgent(t, o, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	p = h.fake.Polls()
-	for i := 1; i < len(p); i++ {
-		if g := p[i].Sub(p[i-1]); g < o.MinGap-2*time.Millisecond {
-			t.Errorf("poll gap %v below MinGap %v", g, o.MinGap)
+		for i := 1; i < len(p); i++ {
+			if g := p[i].Sub(p[i-1]); g != o.PollIdle {
+				t.Errorf("idle poll gap %v, want the idle period %v", g, o.PollIdle)
+			}
 		}
-	}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 13)
+		id := h.fake.Challenge(othello.Std, 16)
+		o := h.options(t)
+		o.OnceMatch, o.NoStream = id, true
+		if err := runAgent(t, o, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		p := h.fake.Polls()
+		for i := 1; i < len(p); i++ {
+			if g := p[i].Sub(p[i-1]); g < o.MinGap {
+				t.Errorf("poll gap %v below MinGap %v", g, o.MinGap)
+			}
+		}
+	})
 }
 
 // TestCommandEngineFallback: an --engine command that answers nonsense or
 // nothing still leads to legal moves (a fallback from legal_moves) and a
-// finished match, one process per leg.
+// finished match, one process per leg. The commands are processes, which
+// the fake clock cannot wait for: this test runs on the real one.
 func TestCommandEngineFallback(t *testing.T) {
 	for _, script := range []string{`while read l; do echo '{"move": 99}'; done`, `while read l; do :; done`, `exit 1`} {
 		h := newHarness(t, 31)
-		ce := &flipsight.CommandEngine{Command: script}
-		defer ce.Close()
+		var started atomic.Int32
 		h.playOnce(t, h.fake.Challenge(othello.Std, 10), func(o *flipsight.Options) {
-			o.Engine, o.MaxThink = ce, 50*time.Millisecond
+			o.MaxThink = 50 * time.Millisecond
+			o.NewEngine = func() wire.Engine {
+				started.Add(1)
+				return &jsonline.Engine{Command: script}
+			}
 		})
 		for _, mv := range h.fake.Moves() {
 			if mv.Status != 200 {
 				t.Errorf("%q: move %+v refused", script, mv)
 			}
+		}
+		if n := started.Load(); n != 2 {
+			t.Errorf("%q: %d engines started for a two-leg match", script, n)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func TestClockUse(t *testing.T) {
 			o := flipsight.Options{
 				Client:    ho.Client,
 				Logger:    ho.Logger,
-				Engine:    flipsight.NativeEngine{E: othello.NewEngine(othello.EngineOptions{Pool: 2})},
+				NewEngine: inProcess(othello.NewEngine(othello.EngineOptions{Pool: 2})),
 				OnceMatch: id, NoStream: noStream,
 			}
 			a := flipsight.NewAgent(o)

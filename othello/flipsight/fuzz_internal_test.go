@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // FuzzPollReply feeds arbitrary agent_poll answers to the connector: it
@@ -43,8 +44,10 @@ func FuzzPollReply(f *testing.F) {
 			<-moves
 		}
 		a := NewAgent(Options{
-			Client:   &Client{HTTP: ts.Client(), API: ts.URL, Token: "fsbm_x"},
-			Engine:   NativeEngine{E: othello.NewEngine(othello.EngineOptions{TTBits: 10, MaxDepth: 1})},
+			Client: &Client{HTTP: ts.Client(), API: ts.URL, Token: "fsbm_x"},
+			NewEngine: func() wire.Engine {
+				return wire.InProcess{E: othello.NewEngine(othello.EngineOptions{TTBits: 10, MaxDepth: 1})}
+			},
 			MaxThink: 20 * time.Millisecond,
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
@@ -40,7 +41,7 @@ func connectorChild() int {
 	api := os.Getenv("FS_TEST_API")
 	o := flipsight.Options{
 		Client:     &flipsight.Client{HTTP: &http.Client{Transport: tr}, API: api + "/api", Stream: api + "/stream", Token: "fsbm_test"},
-		Engine:     flipsight.NativeEngine{E: othello.NewEngine(othello.EngineOptions{TTBits: 14, FixedTime: 20 * time.Millisecond})},
+		NewEngine:  inProcess(othello.NewEngine(othello.EngineOptions{TTBits: 14, FixedTime: 20 * time.Millisecond})),
 		OnceMatch:  id,
 		PollStream: 200 * time.Millisecond, PollMatch: 50 * time.Millisecond, PollIdle: 100 * time.Millisecond,
 		MinGap: 20 * time.Millisecond, BackoffMin: 20 * time.Millisecond, BackoffMax: 600 * time.Millisecond,
@@ -56,16 +57,18 @@ func connectorChild() int {
 // agent_poll and plays both legs to their end.
 func TestKilledMidMatch(t *testing.T) {
 	h := newHarness(t, 77)
+	ts := httptest.NewTLSServer(h.fake) // the connector is another process
+	defer ts.Close()
 	h.fake.ClockMs = 600_000 // only the restart is under test, not the clock
 	id := h.fake.Challenge(othello.Std, 40)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: h.ts.Certificate().Raw})
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw})
 	start := func() *exec.Cmd {
 		cmd := exec.Command(exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), "FS_TEST_CONNECTOR=1", "FS_TEST_CA="+string(ca), "FS_TEST_API="+h.ts.URL, "FS_TEST_MATCH="+strconv.FormatInt(id, 10))
+		cmd.Env = append(os.Environ(), "FS_TEST_CONNECTOR=1", "FS_TEST_CA="+string(ca), "FS_TEST_API="+ts.URL, "FS_TEST_MATCH="+strconv.FormatInt(id, 10))
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -46,32 +46,32 @@ func TestServeLines(t *testing.T) {
 	}
 }
 
-// TestProc drives real engine commands: one that keeps running, one that
+// TestEngine drives real engine commands: one that keeps running, one that
 // answers once and exits (restarted for the next question), a silent one
 // (killed at the deadline) and one that answers garbage.
-func TestProc(t *testing.T) {
+func TestEngine(t *testing.T) {
 	req := &wire.Request{LegalMoves: []int{19}, BoardSize: 8}
-	persistent := NewProc(`while read l; do echo '{"move": 19}'; done`, nil)
+	persistent := &Engine{Command: `while read l; do echo '{"move": 19}'; done`}
 	defer persistent.Close()
-	once := NewProc(`read l; echo '{"move": "d3"}'`, nil)
+	once := &Engine{Command: `read l; echo '{"move": "d3"}'`}
 	defer once.Close()
 	for i := range 3 {
-		if m, err := persistent.Ask(context.Background(), req, 2*time.Second); err != nil || m != 19 {
+		if m, err := persistent.Move(context.Background(), req, 2*time.Second); err != nil || m != 19 {
 			t.Fatalf("persistent #%d: %d %v", i, m, err)
 		}
-		if m, err := once.Ask(context.Background(), req, 2*time.Second); err != nil || m != 19 {
+		if m, err := once.Move(context.Background(), req, 2*time.Second); err != nil || m != 19 {
 			t.Fatalf("one-shot #%d: %d %v", i, m, err)
 		}
 	}
-	silent := NewProc(`sleep 20`, nil)
+	silent := &Engine{Command: `sleep 20`}
 	defer silent.Close()
 	start := time.Now()
-	if _, err := silent.Ask(context.Background(), req, 100*time.Millisecond); !errors.Is(err, ErrEngine) || time.Since(start) > 5*time.Second {
+	if _, err := silent.Move(context.Background(), req, 100*time.Millisecond); !errors.Is(err, wire.ErrEngine) || time.Since(start) > 5*time.Second {
 		t.Fatalf("silent engine: %v after %v", err, time.Since(start))
 	}
-	garbage := NewProc(`while read l; do echo 'hello'; done`, nil)
+	garbage := &Engine{Command: `while read l; do echo 'hello'; done`}
 	defer garbage.Close()
-	if _, err := garbage.Ask(context.Background(), req, time.Second); !errors.Is(err, ErrEngine) {
+	if _, err := garbage.Move(context.Background(), req, time.Second); !errors.Is(err, wire.ErrEngine) {
 		t.Fatalf("garbage: %v", err)
 	}
 }

@@ -1,7 +1,7 @@
 // Package jsonline speaks the FlipSight connector's --engine protocol: one
 // JSON request per line in, one {"move": …} line out, flushed, until EOF.
-// Serve is the engine side; Proc is the connector side (it runs an engine
-// command and asks it for moves).
+// Serve is the engine side; Engine is the connector side (it runs an
+// engine command and asks it for moves: a wire.Engine).
 package jsonline
 
 import (

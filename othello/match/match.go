@@ -1,6 +1,6 @@
 // Package match plays local two-leg FlipSight matches between two engines
-// over the JSON-line engine protocol, the way the FlipSight server and the
-// official connector do: both legs from the same random 12-disc position
+// (wire.Engine: in process, JSON-line or NBoard commands), the way the
+// FlipSight server and the official connector do: both legs from the same random 12-disc position
 // with colours swapped, played at the same time, a clock per leg per
 // colour, budget_ms from the clock, and adjudication when a leg is lost on
 // time (or, here, by an illegal answer).
@@ -17,16 +17,8 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/othello"
-	"github.com/botarena/gamebot/othello/jsonline"
 	"github.com/botarena/gamebot/othello/wire"
 )
-
-// Asker asks one engine (one per leg and side, as the connector runs one
-// process per game) for a move.
-type Asker interface {
-	Ask(ctx context.Context, req *wire.Request, timeout time.Duration) (int, error)
-	Close() error
-}
 
 // Config describes a match.
 type Config struct {
@@ -41,8 +33,10 @@ type Config struct {
 	// ignores the clock, so giving it room measures its play, not how
 	// it copes with a clock it does not read.
 	ClockB, MaxThinkB time.Duration
-	// NewEngine starts participant p's engine (0 = A, 1 = B) for one leg.
-	NewEngine func(participant, leg int) Asker
+	// NewEngine starts participant p's engine (0 = A, 1 = B) for one leg
+	// (the connector runs one engine per game); it is closed when the leg
+	// ends.
+	NewEngine func(participant, leg int) wire.Engine
 	// MatchID is echoed in requests.
 	MatchID int64
 }
@@ -148,7 +142,7 @@ func Play(ctx context.Context, cfg Config, start *othello.State, opening []int) 
 
 func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 	l := Leg{BlackParticipant: leg} // leg 0: A is black; leg 1: B is black
-	engines := [2]Asker{}           // by colour − 1
+	engines := [2]wire.Engine{}     // by colour − 1
 	for c := range 2 {
 		participant := c
 		if leg == 1 {
@@ -222,13 +216,13 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 			return fail(c, FailTimeout, fmt.Sprintf("clock %v below the connector's 750 ms margin", remaining))
 		}
 		t0 := time.Now()
-		move, err := engines[c-1].Ask(ctx, &req, budget)
+		move, err := engines[c-1].Move(ctx, &req, budget)
 		took := time.Since(t0)
 		clocks[c-1] -= took
 		l.Used[c-1] += took
 		l.MaxMove[c-1] = max(l.MaxMove[c-1], took)
 		switch {
-		case err != nil && errors.Is(err, jsonline.ErrEngine) && took >= budget:
+		case err != nil && errors.Is(err, wire.ErrEngine) && took >= budget:
 			return fail(c, FailTimeout, err.Error())
 		case err != nil:
 			return fail(c, FailEngine, err.Error())

@@ -2,13 +2,15 @@ package match
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
-	"github.com/botarena/gamebot/othello/jsonline"
 	"github.com/botarena/gamebot/othello/wire"
 )
 
@@ -31,15 +33,18 @@ func TestRandomOpening(t *testing.T) {
 
 // asker is an in-process engine: first legal move, or a scripted failure.
 type asker struct {
-	illegal bool
-	slow    bool
+	illegal bool // answers a square outside legal_moves
+	slow    bool // answers nothing within the budget, as a killed process
+	broken  bool // answers an error of its own
 }
 
-func (a *asker) Ask(ctx context.Context, req *wire.Request, timeout time.Duration) (int, error) {
+func (a *asker) Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error) {
 	switch {
 	case a.slow:
-		time.Sleep(timeout + 10*time.Millisecond)
-		return 0, context.DeadlineExceeded
+		time.Sleep(budget)
+		return 0, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
+	case a.broken:
+		return 0, errors.New("cannot answer")
 	case a.illegal:
 		return req.BoardSize*req.BoardSize - 1, nil
 	case len(req.LegalMoves) == 0:
@@ -49,6 +54,9 @@ func (a *asker) Ask(ctx context.Context, req *wire.Request, timeout time.Duratio
 }
 
 func (a *asker) Close() error { return nil }
+
+// The tests run in a synctest bubble: the engines' time is the fake
+// clock's, so every duration below is exact.
 
 func TestPlayAdjudication(t *testing.T) {
 	tests := []struct {
@@ -60,51 +68,77 @@ func TestPlayAdjudication(t *testing.T) {
 		{othello.Std, &asker{illegal: true}, 0, FailIllegal},
 		{othello.Anti, &asker{illegal: true}, 128, FailIllegal}, // anti: the failing side gets 64
 		{othello.Grand, &asker{illegal: true}, 0, FailIllegal},
-		{othello.Octagon, &asker{slow: true}, 0, FailEngine},
+		{othello.Octagon, &asker{slow: true}, 0, FailTimeout},
+		{othello.Reversi, &asker{broken: true}, 0, FailEngine},
 	}
 	for _, tc := range tests {
-		rng := rand.New(rand.NewPCG(2, 2))
-		start, opening := RandomOpening(tc.mode, rng)
-		cfg := Config{Mode: tc.mode, Clock: 3 * time.Second, MaxThink: 100 * time.Millisecond, NewEngine: func(p, _ int) Asker {
-			if p == 0 {
-				return &asker{}
+		synctest.Test(t, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(2, 2))
+			start, opening := RandomOpening(tc.mode, rng)
+			cfg := Config{Mode: tc.mode, Clock: 3 * time.Second, MaxThink: 100 * time.Millisecond, NewEngine: func(p, _ int) wire.Engine {
+				if p == 0 {
+					return &asker{}
+				}
+				return tc.b
+			}}
+			res := Play(context.Background(), cfg, start, opening)
+			if res.Totals[1] != tc.wantB {
+				t.Errorf("%v: B total %d, want %d (%+v)", tc.mode, res.Totals[1], tc.wantB, res.Legs)
 			}
-			return tc.b
-		}}
-		res := Play(context.Background(), cfg, start, opening)
-		if res.Totals[1] != tc.wantB {
-			t.Errorf("%v: B total %d, want %d (%+v)", tc.mode, res.Totals[1], tc.wantB, res.Legs)
-		}
-		for _, l := range res.Legs {
-			if l.Failure != tc.wantFail && !(tc.b.slow && l.Failure == FailTimeout) {
-				t.Errorf("%v: failure %q, want %q", tc.mode, l.Failure, tc.wantFail)
+			for i, l := range res.Legs {
+				bColour := []int{othello.White, othello.Black}[i]
+				if l.Failure != tc.wantFail || l.Failed != bColour {
+					t.Errorf("%v leg %d: %s lost by %q, want B (%d) by %q", tc.mode, i, colour(l.Failed), l.Failure, bColour, tc.wantFail)
+				}
+				// A answers at once; B's one answer took the whole budget
+				// when it was slow, nothing otherwise.
+				want := time.Duration(0)
+				if tc.b.slow {
+					want = 100 * time.Millisecond
+				}
+				if l.MaxMove[2-bColour] != 0 || l.MaxMove[bColour-1] != want {
+					t.Errorf("%v leg %d: longest answers %v, want A 0 and B %v", tc.mode, i, l.MaxMove, want)
+				}
 			}
-		}
-		if res.Winner != 0 {
-			t.Errorf("%v: winner %d", tc.mode, res.Winner)
-		}
+			if res.Winner != 0 {
+				t.Errorf("%v: winner %d", tc.mode, res.Winner)
+			}
+		})
 	}
 	// Two correct engines finish both legs with disc totals = final boards.
-	rng := rand.New(rand.NewPCG(3, 3))
-	start, opening := RandomOpening(othello.Reversi, rng)
-	res := Play(context.Background(), Config{Mode: othello.Reversi, NewEngine: func(int, int) Asker { return &asker{} }}, start, opening)
-	for i, l := range res.Legs {
-		if l.Failed != 0 || l.Result != l.Discs {
-			t.Errorf("leg %d: %+v", i, l)
+	synctest.Test(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(3, 3))
+		start, opening := RandomOpening(othello.Reversi, rng)
+		res := Play(context.Background(), Config{Mode: othello.Reversi, NewEngine: func(int, int) wire.Engine { return &asker{} }}, start, opening)
+		for i, l := range res.Legs {
+			if l.Failed != 0 || l.Result != l.Discs {
+				t.Errorf("leg %d: %+v", i, l)
+			}
 		}
-	}
+	})
 }
 
-// sleeper answers its first legal move after a fixed delay.
+func colour(c int) string {
+	switch c {
+	case othello.Black:
+		return "black"
+	case othello.White:
+		return "white"
+	}
+	return "nobody"
+}
+
+// sleeper answers its first legal move after a fixed delay, or fails as a
+// killed process at the budget when the delay is longer.
 type sleeper struct{ d time.Duration }
 
-func (a *sleeper) Ask(ctx context.Context, req *wire.Request, timeout time.Duration) (int, error) {
-	if a.d > timeout {
-		time.Sleep(timeout)
-		return 0, fmt.Errorf("%w: killed at the budget", jsonline.ErrEngine)
+func (a *sleeper) Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error) {
+	if a.d > budget {
+		time.Sleep(budget)
+		return 0, fmt.Errorf("%w: killed at the budget", wire.ErrEngine)
 	}
 	time.Sleep(a.d)
-	return (&asker{}).Ask(ctx, req, timeout)
+	return (&asker{}).Move(ctx, req, budget)
 }
 
 func (a *sleeper) Close() error { return nil }
@@ -112,42 +146,86 @@ func (a *sleeper) Close() error { return nil }
 // TestClockB: B's own clock and budget cap apply to B in both legs (B is
 // white in leg 0 and black in leg 1), and A keeps the shared ones.
 func TestClockB(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 4))
-	start, opening := RandomOpening(othello.Std, rng)
-	slowB := func(p, _ int) Asker {
-		if p == 0 {
-			return &asker{}
-		}
-		return &sleeper{d: 40 * time.Millisecond}
-	}
-	// 30 moves of 40 ms do not fit a 1 s clock (750 ms margin) nor a 20 ms cap.
-	cfg := Config{Mode: othello.Std, Clock: time.Second, MaxThink: 20 * time.Millisecond, NewEngine: slowB}
-	res := Play(context.Background(), cfg, start, opening)
-	for i, l := range res.Legs {
-		bColour := []int{othello.White, othello.Black}[i]
-		if l.Failed != bColour || l.Failure != FailTimeout {
-			t.Errorf("shared clock, leg %d: failed %d (%s), want B's colour %d on time", i, l.Failed, l.Failure, bColour)
-		}
-	}
-	cfg.ClockB, cfg.MaxThinkB = 10*time.Second, time.Second
-	res = Play(context.Background(), cfg, start, opening)
-	for i, l := range res.Legs {
-		if l.Failed != 0 || l.Result != l.Discs {
-			t.Errorf("B's own clock, leg %d: %+v", i, l)
-		}
-	}
-	// A under the same 20 ms cap as before but slow itself fails.
-	cfg.NewEngine = func(p, _ int) Asker {
-		if p == 0 {
+	synctest.Test(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(4, 4))
+		start, opening := RandomOpening(othello.Std, rng)
+		slowB := func(p, _ int) wire.Engine {
+			if p == 0 {
+				return &asker{}
+			}
 			return &sleeper{d: 40 * time.Millisecond}
 		}
-		return &asker{}
-	}
-	res = Play(context.Background(), cfg, start, opening)
-	for i, l := range res.Legs {
-		aColour := []int{othello.Black, othello.White}[i]
-		if l.Failed != aColour {
-			t.Errorf("slow A, leg %d: failed %d, want A's colour %d", i, l.Failed, aColour)
+		// 40 ms answers do not fit a 20 ms cap: B's first move is lost on
+		// time, after exactly the cap.
+		cfg := Config{Mode: othello.Std, Clock: time.Second, MaxThink: 20 * time.Millisecond, NewEngine: slowB}
+		res := Play(context.Background(), cfg, start, opening)
+		for i, l := range res.Legs {
+			bColour := []int{othello.White, othello.Black}[i]
+			if l.Failed != bColour || l.Failure != FailTimeout || l.Used[bColour-1] != 20*time.Millisecond {
+				t.Errorf("shared clock, leg %d: failed %d (%s) after %v, want B's colour %d on time after 20ms", i, l.Failed, l.Failure, l.Used[bColour-1], bColour)
+			}
 		}
+		// With its own clock and cap B plays every move in exactly 40 ms.
+		cfg.ClockB, cfg.MaxThinkB = 10*time.Second, time.Second
+		res = Play(context.Background(), cfg, start, opening)
+		for i, l := range res.Legs {
+			bColour := []int{othello.White, othello.Black}[i]
+			if l.Failed != 0 || l.Result != l.Discs {
+				t.Errorf("B's own clock, leg %d: %+v", i, l)
+			}
+			if l.MaxMove[bColour-1] != 40*time.Millisecond || l.Used[bColour-1]%(40*time.Millisecond) != 0 || l.Used[2-bColour] != 0 {
+				t.Errorf("B's own clock, leg %d: longest %v, used %v", i, l.MaxMove, l.Used)
+			}
+		}
+		// A under the same 20 ms cap as before but slow itself fails.
+		cfg.NewEngine = func(p, _ int) wire.Engine {
+			if p == 0 {
+				return &sleeper{d: 40 * time.Millisecond}
+			}
+			return &asker{}
+		}
+		res = Play(context.Background(), cfg, start, opening)
+		for i, l := range res.Legs {
+			aColour := []int{othello.Black, othello.White}[i]
+			if l.Failed != aColour || l.Failure != FailTimeout {
+				t.Errorf("slow A, leg %d: failed %d (%s), want A's colour %d on time", i, l.Failed, l.Failure, aColour)
+			}
+		}
+	})
+}
+
+// TestClockRunsOut: the budget shrinks with the clock (remaining less the
+// connector's 750 ms margin), so an engine too slow for the clock is cut
+// off at a shrunken budget, and a clock down to the margin loses the leg
+// before the engine is asked, each at exactly its move.
+func TestClockRunsOut(t *testing.T) {
+	tests := []struct {
+		d      time.Duration // B's answer time
+		used   time.Duration // B's clock used when it lost
+		detail string
+	}{
+		// 2 s − 4 × 300 ms = 800 ms: a 50 ms budget for the fifth answer.
+		{300 * time.Millisecond, 1250 * time.Millisecond, "killed at the budget"},
+		// 2 s − 5 × 250 ms = 750 ms: nothing left above the margin.
+		{250 * time.Millisecond, 1250 * time.Millisecond, "below the connector's 750 ms margin"},
+	}
+	for _, tc := range tests {
+		synctest.Test(t, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, 5))
+			start, opening := RandomOpening(othello.Std, rng)
+			cfg := Config{Mode: othello.Std, Clock: 2 * time.Second, MaxThink: time.Second, NewEngine: func(p, _ int) wire.Engine {
+				if p == 0 {
+					return &asker{}
+				}
+				return &sleeper{d: tc.d}
+			}}
+			res := Play(context.Background(), cfg, start, opening)
+			for i, l := range res.Legs {
+				bColour := []int{othello.White, othello.Black}[i]
+				if l.Failed != bColour || l.Failure != FailTimeout || l.Used[bColour-1] != tc.used || !strings.Contains(l.FailureDetail, tc.detail) {
+					t.Errorf("%v answers, leg %d: %s lost by %s (%s) after %v, want B on time (%s) after %v", tc.d, i, colour(l.Failed), l.Failure, l.FailureDetail, l.Used[bColour-1], tc.detail, tc.used)
+				}
+			}
+		})
 	}
 }

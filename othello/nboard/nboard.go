@@ -5,73 +5,47 @@
 package nboard
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/botarena/gamebot/internal/procgroup"
 	"io"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/botarena/gamebot/internal/lineproc"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/wire"
 )
 
-// Engine is one NBoard engine process (started on first use).
+// Engine is one NBoard engine process, started on first use: a
+// wire.Engine for std requests.
 type Engine struct {
-	Command string // run with /bin/sh -c
-	Dir     string // working directory (engines look for their data there)
-	Depth   int    // "set depth N" when > 0
-	Stderr  io.Writer
+	Command string    // run with /bin/sh -c
+	Dir     string    // working directory (engines look for their data there)
+	Depth   int       // "set depth N" when > 0
+	Stderr  io.Writer // the command's stderr (nil: discarded)
 
-	mu    sync.Mutex
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines chan string
-	done  chan struct{}
+	mu   sync.Mutex
+	proc *lineproc.Proc
 }
 
-// ErrEngine marks a failed or silent engine.
-var ErrEngine = errors.New("nboard engine failed")
+var _ wire.Engine = (*Engine)(nil)
+
+// maxLine bounds one line of an NBoard engine's output.
+const maxLine = 64 << 10
 
 func (e *Engine) start() error {
-	cmd := exec.Command("/bin/sh", "-c", e.Command)
-	cmd.Dir = e.Dir
-	procgroup.Set(cmd)
-	if e.Stderr != nil {
-		cmd.Stderr = e.Stderr
-	}
-	in, err := cmd.StdinPipe()
+	p, err := lineproc.Start(e.Command, e.Dir, e.Stderr, maxLine)
 	if err != nil {
 		return err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	lines := make(chan string, 64)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		_ = cmd.Wait()
-	}()
-	e.cmd, e.stdin, e.lines, e.done = cmd, in, lines, done
+	e.proc = p
 	init := "nboard 2\n"
 	if e.Depth > 0 {
 		init += fmt.Sprintf("set depth %d\n", e.Depth)
 	}
-	_, err = io.WriteString(in, init)
-	return err
+	return p.Write([]byte(init))
 }
 
 // Close stops the engine.
@@ -82,19 +56,14 @@ func (e *Engine) Close() error {
 	return nil
 }
 
+// kill asks the engine to quit, and ends it if it has not within 200 ms.
 func (e *Engine) kill() {
-	if e.cmd == nil {
+	if e.proc == nil {
 		return
 	}
-	_, _ = io.WriteString(e.stdin, "quit\n")
-	_ = e.stdin.Close()
-	select {
-	case <-e.done:
-	case <-time.After(200 * time.Millisecond):
-		_ = procgroup.Kill(e.cmd)
-		<-e.done
-	}
-	e.cmd = nil
+	_ = e.proc.Write([]byte("quit\n"))
+	e.proc.Stop(200 * time.Millisecond)
+	e.proc = nil
 }
 
 // GGF returns the NBoard "set game" record of a std position: the board
@@ -121,11 +90,12 @@ func GGF(board []int, color int) (string, error) {
 	return "(;GM[Othello]PC[NBoard]PB[black]PW[white]RE[?]TI[0:00]TY[8]BO[8 " + sb.String() + " " + stm + "];)", nil
 }
 
-// Ask asks for a move in the connector request r (std only). It answers
-// −1 without asking when legal_moves is empty.
-func (e *Engine) Ask(ctx context.Context, r *wire.Request, timeout time.Duration) (int, error) {
+// Move asks for a move in the request r (std only), within budget. It
+// answers −1 without asking when legal_moves is empty. Failures of the
+// engine itself wrap wire.ErrEngine.
+func (e *Engine) Move(ctx context.Context, r *wire.Request, budget time.Duration) (int, error) {
 	if r.GameMode != "std" || r.BoardSize != 8 {
-		return 0, fmt.Errorf("%w: NBoard engines play std only, not %s", ErrEngine, r.GameMode)
+		return 0, fmt.Errorf("%w: NBoard engines play std only, not %s", wire.ErrEngine, r.GameMode)
 	}
 	if len(r.LegalMoves) == 0 {
 		return othello.Pass, nil
@@ -136,42 +106,44 @@ func (e *Engine) Ask(ctx context.Context, r *wire.Request, timeout time.Duration
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.cmd == nil {
+	if e.proc == nil {
 		if err := e.start(); err != nil {
-			return 0, fmt.Errorf("%w: %v", ErrEngine, err)
+			e.kill()
+			return 0, fmt.Errorf("%w: %v", wire.ErrEngine, err)
 		}
 	}
-	if _, err := io.WriteString(e.stdin, "set game "+game+"\ngo\n"); err != nil {
+	if err := e.proc.Write([]byte("set game " + game + "\ngo\n")); err != nil {
 		e.kill()
-		return 0, fmt.Errorf("%w: %v", ErrEngine, err)
+		return 0, fmt.Errorf("%w: %v", wire.ErrEngine, err)
 	}
-	t := time.NewTimer(timeout)
+	t := time.NewTimer(budget)
 	defer t.Stop()
 	for {
-		select {
-		case line := <-e.lines:
-			if !strings.HasPrefix(line, "===") {
-				continue
-			}
-			f := strings.Fields(strings.TrimPrefix(line, "==="))
-			if len(f) == 0 {
-				return 0, fmt.Errorf("%w: empty answer %q", ErrEngine, line)
-			}
-			mv := strings.SplitN(f[0], "/", 2)[0]
-			m, err := othello.ParseMove(mv, 8)
-			if err != nil {
-				return 0, fmt.Errorf("%w: answer %q: %v", ErrEngine, line, err)
-			}
-			return m, nil
-		case <-e.done:
+		b, err := e.proc.Next(ctx, t.C)
+		switch {
+		case errors.Is(err, lineproc.ErrExited):
 			e.kill()
-			return 0, fmt.Errorf("%w: engine exited", ErrEngine)
-		case <-t.C:
+			return 0, fmt.Errorf("%w: engine exited", wire.ErrEngine)
+		case errors.Is(err, lineproc.ErrTimeout):
 			e.kill()
-			return 0, fmt.Errorf("%w: no answer within %v", ErrEngine, timeout)
-		case <-ctx.Done():
+			return 0, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
+		case err != nil:
 			e.kill()
-			return 0, ctx.Err()
+			return 0, err
 		}
+		line := string(b)
+		if !strings.HasPrefix(line, "===") {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(line, "==="))
+		if len(f) == 0 {
+			return 0, fmt.Errorf("%w: empty answer %q", wire.ErrEngine, line)
+		}
+		mv := strings.SplitN(f[0], "/", 2)[0]
+		m, err := othello.ParseMove(mv, 8)
+		if err != nil {
+			return 0, fmt.Errorf("%w: answer %q: %v", wire.ErrEngine, line, err)
+		}
+		return m, nil
 	}
 }

@@ -35,17 +35,17 @@ func TestAskScriptedEngine(t *testing.T) {
 	b[27], b[28], b[35], b[36] = 2, 1, 1, 2
 	req := &wire.Request{Board: b, Color: 1, LegalMoves: []int{19, 26, 37, 44}, GameMode: "std", BoardSize: 8}
 	for range 2 {
-		m, err := e.Ask(context.Background(), req, 2*time.Second)
+		m, err := e.Move(context.Background(), req, 2*time.Second)
 		if err != nil || m != 37 {
 			t.Fatalf("move %d, %v; want 37 (f5)", m, err)
 		}
 	}
 	req.LegalMoves = []int{}
-	if m, err := e.Ask(context.Background(), req, time.Second); err != nil || m != -1 {
+	if m, err := e.Move(context.Background(), req, time.Second); err != nil || m != -1 {
 		t.Fatalf("pass: %d %v", m, err)
 	}
 	req.GameMode, req.BoardSize = "grand", 10
-	if _, err := e.Ask(context.Background(), req, time.Second); err == nil {
+	if _, err := e.Move(context.Background(), req, time.Second); err == nil {
 		t.Fatal("grand accepted")
 	}
 }

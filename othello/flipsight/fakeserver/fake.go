@@ -665,7 +665,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(req["action"], &action)
 	switch action {
 	case "agent_poll":
-		s.poll(w, req)
+		s.poll(w, r, req)
 	case "agent_accept", "agent_reject":
 		s.answerChallenge(w, req, action == "agent_accept")
 	case "agent_move":
@@ -677,7 +677,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) poll(w http.ResponseWriter, req map[string]json.RawMessage) {
+func (s *Server) poll(w http.ResponseWriter, r *http.Request, req map[string]json.RawMessage) {
 	s.mu.Lock()
 	s.polls = append(s.polls, time.Now())
 	if len(s.faults.PollStatus) > 0 {
@@ -722,7 +722,15 @@ func (s *Server) poll(w http.ResponseWriter, req map[string]json.RawMessage) {
 	reply["server_now_ms"] = json.Number(strconv.FormatInt(int64(nowMs()), 10))
 	delay := s.PollDelay
 	s.mu.Unlock()
-	time.Sleep(delay)
+	if delay > 0 {
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done(): // the client gave up: nobody reads the answer
+			return
+		}
+	}
 	writeJSON(w, http.StatusOK, reply)
 }
 
