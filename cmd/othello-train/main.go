@@ -1,8 +1,8 @@
 // Command othello-train fits the std engine's evaluation
-// (othello/std/eval.bin.gz) from its own self-play games.
+// (othello/stdengine/eval.bin.gz) from its own self-play games.
 //
 //	othello-train gen -dir /data/std -chunks 400          # self-play data, resumable
-//	othello-train fit -dir /data/std -o othello/std/eval.bin.gz
+//	othello-train fit -dir /data/std -o othello/stdengine/eval.bin.gz
 //	othello-train check -dir /data/other -model m.gz      # error by empties
 //	othello-train mpc                                     # the ProbCut error model
 //

@@ -14,7 +14,7 @@ import (
 // mpc fits the std engine's ProbCut error model: positions from self-play
 // games, each searched to every depth up to -depth without ProbCut (and
 // solved at -solve-at empties or fewer); it prints σ per empties band and
-// depth pair and the fitted coefficients for othello/std's defaultErrors.
+// depth pair and the fitted coefficients for othello/stdengine's defaultErrors.
 func mpc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mpc", flag.ContinueOnError)
 	fs.SetOutput(stderr)

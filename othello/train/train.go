@@ -1,4 +1,4 @@
-// Package train fits the std engine's pattern evaluation (othello/std),
+// Package train fits the std engine's pattern evaluation (othello/stdengine),
 // driven by cmd/othello-train. Self-play games of the std engine, from
 // FlipSight's random 12-disc openings, give positions labelled with the
 // game's final disc difference (exact play from SolveAt empties) and the
