@@ -39,13 +39,15 @@ func slowBot(t *testing.T, delay time.Duration) *httptest.Server {
 // can be tested without depending on the machine's speed: a bot answering
 // after 20 ms loses to a 1 ms limit and plays under a 10 min one.
 func TestTimeout(t *testing.T) {
-	srv := slowBot(t, 20*time.Millisecond)
-	c := Config{Mode: "target", Bot: srv.URL, Games: 1, Concurrency: 1, Seed: 1, Hidden: "uniform",
+	c := Config{Mode: "target", Games: 1, Concurrency: 1, Seed: 1, Hidden: "uniform",
 		Rules: battleship.Rules{W: 3, H: 3, Fleet: battleship.Fleet{0, 1, 1}}}
 	for _, tt := range []struct {
 		limit time.Duration
 		wins  int
 	}{{time.Millisecond, 0}, {10 * time.Minute, 1}} {
+		// A bot of its own each time: the answer the first run gave up on
+		// is still being computed when the second run asks the same game.
+		c.Bot = slowBot(t, 20*time.Millisecond).URL
 		c.Timeout = tt.limit
 		rep, err := Run(t.Context(), c, nil, nil)
 		if err != nil {
