@@ -110,7 +110,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if _, err := fmt.Sscanf(*sprtFlag, "%g,%g", &e0, &e1); err != nil || e0 >= e1 {
 			return fmt.Errorf("-sprt %q: want \"elo0,elo1\" with elo0 < elo1", *sprtFlag)
 		}
-		sprt = &stats.SPRT{Elo0: e0, Elo1: e1, Alpha: 0.05, Beta: 0.05}
+		sprt = new(stats.EloSPRT(e0, e1, 0.05, 0.05))
 	}
 	if *clockB < 0 || *maxThinkB < 0 {
 		return errors.New("-b-clock and -b-max-think must not be negative")
