@@ -74,8 +74,10 @@ const Kit = (() => {
     if (polling) return;
     polling = true;
     while (id) {
+      const asked = id;
       let r;
       try { r = await api("GET", `/play/api/tables/${encodeURIComponent(id)}?after=${seq}`); } catch (e) { await sleep(1000); continue; }
+      if (asked !== id) continue; // an answer about the table before this one
       if (r.status === 200) { apply(r.body); continue; }
       say(r.body.error || "error " + r.status, true);
       if (r.status === 404) { id = null; document.body.dataset.gone = "1"; break; }
