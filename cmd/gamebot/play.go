@@ -67,7 +67,11 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	hub := table.NewHub(table.HubConfig{MaxTables: c.maxTables, IdleTTL: c.idle, Records: c.records}, playGames()...)
+	games, err := playGames(c)
+	if err != nil {
+		return err
+	}
+	hub := table.NewHub(table.HubConfig{MaxTables: c.maxTables, IdleTTL: c.idle, Records: c.records}, games...)
 	defer hub.Close()
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {

@@ -4,12 +4,18 @@ import (
 	battleshiptable "github.com/botarena/gamebot/battleship/table"
 	giretratable "github.com/botarena/gamebot/giretra/table"
 	"github.com/botarena/gamebot/internal/table"
+	othellotable "github.com/botarena/gamebot/othello/table"
 )
 
 // playGames are the games of gamebot play, each from its own house.
-func playGames() []*table.Game {
+func playGames(c playConfig) ([]*table.Game, error) {
+	othello, err := othellotable.Game(othellotable.Config{Engines: othellotable.OurEngines()})
+	if err != nil {
+		return nil, err
+	}
 	return []*table.Game{
 		giretratable.Game(),
 		battleshiptable.Game(battleshiptable.Config{}),
-	}
+		othello,
+	}, nil
 }
