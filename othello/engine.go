@@ -201,7 +201,7 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Mo
 	defer pool.put(s)
 	st := p.State
 	pl, op := st.Bitboards()
-	exact := exactEmptiesFor(deadline.Sub(time.Now()), 8)
+	exact := exactEmptiesFor(time.Until(deadline), 8)
 	lim := stdengine.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, MidgameSel: e.std.MidgameSel,
 		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact}
 	if st.Empties() > exact {
@@ -394,11 +394,9 @@ func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration
 		// Measured at 60 s clocks: planning for own−7 moves left 15 s of
 		// the clock unused at the end of the game, own−10 8–13 s, own−11
 		// (with the larger share for the first solve below) 6–8 s.
-		plan := int64(own)
+		plan := max(int64(own)-6, 3)
 		if p.State.Mode.Size() == 8 {
 			plan = max(int64(own)-11, 3)
-		} else {
-			plan = max(int64(own)-6, 3)
 		}
 		softMs = usable / (plan + 1)
 	}

@@ -2,7 +2,8 @@
 // of the connector's --engine protocol, the body of POST /othello/move, and
 // what the native connector and the match runner build), the engine's
 // reply, their strict decoding, and the validation that turns a request
-// into an othello.Position. It is declared once here and used by the
+// into an othello.Position, and Engine, the one interface of whatever
+// answers a request (engine.go). It is declared once here and used by the
 // server, the JSON-line engine, the connector and the match runner.
 // Problems are reported in the edge's one error model (internal/problem).
 package wire
