@@ -8,9 +8,9 @@ package browsertest
 
 import (
 	"context"
+	"net/url"
 	"os/exec"
 	"slices"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
