@@ -172,7 +172,7 @@ func TestGameByHTTP(t *testing.T) {
 func TestMapBudget(t *testing.T) {
 	g := &game{s: setup{r: battleship.Rules{W: 100, H: 100, Fleet: battleship.Fleet{0, 1}}}, env: testEnv(), opp: &engine{bot: battleship.NewBot(battleship.Options{})}}
 	g.mapsB = mapBudget - 100*100 + 1
-	g.keepMap(question{s: g.s})
+	g.keepMap(t.Context(), question{s: g.s})
 	if len(g.maps) != 1 || g.maps[0].q != nil {
 		t.Fatalf("over the budget: %d maps, the last kept: %v", len(g.maps), g.maps[0].q != nil)
 	}

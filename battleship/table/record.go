@@ -49,17 +49,13 @@ func (g *game) recordName() string {
 	return fmt.Sprintf("battleship-%s-%s.jsonl", g.created.Format("20060102-150405"), id)
 }
 
-// save writes rec to the records' folder, battleship/ in it, where
-// battleref show and report read it ("": no folder, nothing kept).
+// save writes rec to the game's records folder, where battleref show
+// and report read it ("": no folder, nothing kept).
 func (g *game) save(rec []byte) {
 	if g.env.Records == "" {
 		return
 	}
-	dir := filepath.Join(g.env.Records, "battleship")
-	err := os.MkdirAll(dir, 0o755)
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, g.recordName()), rec, 0o644)
-	}
+	err := os.WriteFile(filepath.Join(g.env.Records, g.recordName()), rec, 0o644)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.saved, g.saveErr = true, err

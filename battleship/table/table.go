@@ -149,7 +149,9 @@ func (g *game) run(ctx context.Context) {
 	defer close(g.done)
 	bot := g.bot()
 	t0 := time.Now()
-	ships, err := g.opp.fleet(ctx, question{s: g.s, seat: bot})
+	var ships []battleship.Ship
+	var err error
+	g.decide(ctx, func() { t0 = time.Now(); ships, err = g.opp.fleet(ctx, question{s: g.s, seat: bot}) })
 	d := time.Since(t0)
 	if ctx.Err() != nil {
 		return
@@ -201,7 +203,9 @@ func (g *game) run(ctx context.Context) {
 			}
 		}
 		t0 := time.Now()
-		target, err := g.opp.shoot(ctx, q)
+		var target string
+		var err error
+		g.decide(ctx, func() { t0 = time.Now(); target, err = g.opp.shoot(ctx, q) })
 		d := time.Since(t0)
 		if ctx.Err() != nil {
 			return
@@ -219,9 +223,21 @@ func (g *game) run(ctx context.Context) {
 		g.mu.Unlock()
 		g.changed(rec)
 		if err == nil {
-			g.keepMap(q)
+			g.keepMap(ctx, q)
 		}
 	}
+}
+
+// decide runs a decision of our bot in one of the hub's thinking slots
+// (its searches are CPU-bound; a bot server's run elsewhere, at once).
+// When ctx ends while it waits, decide returns without running f: the
+// caller sees ctx's error.
+func (g *game) decide(ctx context.Context, f func()) {
+	if g.opp.remote() {
+		f()
+		return
+	}
+	_ = g.env.Decide(ctx, f)
 }
 
 // begin starts the shooting once both fleets are placed (the caller holds
@@ -268,8 +284,9 @@ func (g *game) fire(seat int, target string, d time.Duration) []byte {
 // keepMap keeps the map behind the bot's latest shot, while the budget
 // allows. It runs on the bot's goroutine after the shot is shown, before
 // the bot plays again: nothing has changed the bot since.
-func (g *game) keepMap(q question) {
-	m := g.opp.explain(q)
+func (g *game) keepMap(ctx context.Context, q question) {
+	var m *battleship.ShotMap
+	g.decide(ctx, func() { m = g.opp.explain(q) })
 	if m == nil {
 		return
 	}

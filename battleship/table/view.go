@@ -139,6 +139,36 @@ func (g *game) View() (int, any) {
 	return g.seq, v
 }
 
+// Valid implements table.Scripted: the game-moving actions the person may
+// send now, as Act takes them (placing ship by ship, the bot's placement
+// and the map controls are left out: random and start cover the placing).
+func (g *game) Valid() []any {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := []any{}
+	switch {
+	case g.phase == phasePlace && len(g.left()) == 0:
+		out = append(out, map[string]string{"type": "start"})
+	case g.phase == phasePlace:
+		out = append(out, map[string]string{"type": "random"})
+	case g.phase == phasePlay && g.turn() == g.s.you:
+		shot := map[[2]int]bool{}
+		for _, f := range g.fired {
+			if f.seat == g.s.you {
+				shot[[2]int{f.x, f.y}] = true
+			}
+		}
+		for y := range g.s.r.H {
+			for x := range g.s.r.W {
+				if !shot[[2]int{x, y}] {
+					out = append(out, map[string]any{"type": "shoot", "x": x, "y": y})
+				}
+			}
+		}
+	}
+	return out
+}
+
 func shipViews(ships []battleship.Ship) []ShipView {
 	out := make([]ShipView, len(ships))
 	for i, s := range ships {

@@ -8,6 +8,9 @@
 //	go run ./cmd/gamebot &                      # the server under test
 //	go run ./cmd/loadtest -scenario notify -conns 32 -duration 10s
 //	go run ./cmd/loadtest -scenario all -json report.json
+//
+//	go run ./cmd/gamebot play &                 # the browser tables under test
+//	go run ./cmd/loadtest -scenario play -url http://127.0.0.1:8080 -tables 20 -duration 30s
 package main
 
 import (
@@ -45,7 +48,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs.SetOutput(stderr)
 	var o options
 	fs.StringVar(&o.url, "url", "http://127.0.0.1:5063", "server under test (loopback only)")
-	fs.StringVar(&o.scenario, "scenario", "all", "notify, decide, battleship or all")
+	fs.StringVar(&o.scenario, "scenario", "all", "notify, decide, battleship or all (the bot server); play (gamebot play's tables)")
+	tables := fs.Int("tables", 20, "play: tables played at once by scripted persons, per game")
+	games := fs.String("games", "giretra,battleship,othello", "play: the games, one after the other")
 	fs.IntVar(&o.Conns, "conns", 16, "concurrent connections (1..256)")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "time per scenario (at most 2m)")
 	fs.Int64Var(&o.MaxRequests, "max-requests", 5_000_000, "stop a scenario after this many requests")
@@ -61,6 +66,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	if o.Conns < 1 || o.Conns > 256 || o.Duration <= 0 || o.Duration > 2*time.Minute {
 		return errors.New("-conns must be 1..256 and -duration in (0, 2m]")
+	}
+	if o.scenario == "play" {
+		return play(ctx, o, *tables, strings.Split(*games, ","), stdout)
 	}
 	scenarios := []string{"notify", "decide", "battleship"}
 	if o.scenario != "all" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -182,7 +183,7 @@ func (ts *testServer) play(t *testing.T, id string, choose func(*view) string, e
 // readRecord reads the one record of the folder.
 func (ts *testServer) readRecords(t *testing.T) []*record.Match {
 	t.Helper()
-	ms, err := record.ReadDir(ts.records)
+	ms, err := record.ReadDir(filepath.Join(ts.records, "giretra"))
 	if err != nil {
 		t.Fatal(err)
 	}

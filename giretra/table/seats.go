@@ -186,8 +186,10 @@ func (s *seat) ChooseCut(ctx context.Context, pos giretra.Position, m *giretra.M
 	var c giretra.Cut
 	var err error
 	if !s.dead {
-		start := time.Now()
-		c, err = s.inner.ChooseCut(ctx, pos, m)
+		start := time.Now() // from the slot: waiting for one is not the bot's time
+		if derr := s.t.env.Decide(ctx, func() { start = time.Now(); c, err = s.inner.ChooseCut(ctx, pos, m) }); derr != nil {
+			err = derr
+		}
 		var ans any
 		if err == nil {
 			ans = wire.CutAnswer{Position: c.Position, FromTop: c.FromTop}
@@ -223,8 +225,10 @@ func (s *seat) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Ac
 	var a giretra.Action
 	var err error
 	if !s.dead {
-		start := time.Now()
-		a, err = s.inner.ChooseAction(ctx, v)
+		start := time.Now() // from the slot: waiting for one is not the bot's time
+		if derr := s.t.env.Decide(ctx, func() { start = time.Now(); a, err = s.inner.ChooseAction(ctx, v) }); derr != nil {
+			err = derr
+		}
 		var ans any
 		if err == nil {
 			ans = wire.FromValidAction(a)
@@ -271,8 +275,10 @@ func (s *seat) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Car
 	}
 	c, err := giretra.NoCard, error(nil)
 	if !s.dead {
-		start := time.Now()
-		c, err = s.inner.ChooseCard(ctx, v)
+		start := time.Now() // from the slot: waiting for one is not the bot's time
+		if derr := s.t.env.Decide(ctx, func() { start = time.Now(); c, err = s.inner.ChooseCard(ctx, v) }); derr != nil {
+			err = derr
+		}
 		var ans any
 		if c <= 31 {
 			ans = wire.FromCard(c)

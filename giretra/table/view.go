@@ -31,9 +31,12 @@ type view struct {
 	Result   string        `json:"result,omitempty"`
 	Failure  string        `json:"failure,omitempty"`
 	Again    *Options      `json:"again,omitempty"` // play these cards again, seats rotated
-	Paused   bool          `json:"paused"`
-	Pace     int           `json:"pace"` // ms
-	Log      []logLine     `json:"log"`
+	// Valid are the actions the person may send now, as Act takes them:
+	// what a scripted player (cmd/loadtest -scenario play) picks from.
+	Valid  []any     `json:"valid"`
+	Paused bool      `json:"paused"`
+	Pace   int       `json:"pace"` // ms
+	Log    []logLine `json:"log"`
 }
 
 type seatView struct {
@@ -485,4 +488,33 @@ func (t *Table) waitingLocked() string {
 		return fmt.Sprintf("the table waits for %s", t.whoLocked(p))
 	}
 	return "the deal is over"
+}
+
+// Valid implements table.Scripted: the person's options now, as Act
+// takes them.
+func (t *Table) Valid() []any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := []any{}
+	p := t.pending
+	if p == nil {
+		return out
+	}
+	switch p.kind {
+	case decideCut:
+		for pos := 6; pos <= 26; pos++ {
+			out = append(out, map[string]any{"cut": map[string]any{"position": pos, "fromTop": true}})
+		}
+	case decideBid:
+		for _, b := range bidOptions(p.bids) {
+			out = append(out, map[string]any{"bid": map[string]string{"type": b.Type, "mode": b.Mode}})
+		}
+	case decideCard:
+		for _, c := range cardCodes(p.cards, giretra.NoMode) {
+			out = append(out, map[string]string{"card": c})
+		}
+	default:
+		out = append(out, map[string]bool{"next": true})
+	}
+	return out
 }

@@ -61,7 +61,8 @@ var lobbyTemplate = template.Must(template.New("lobby").Parse(lobbySource))
 //	GET  /play/{game}/{asset}           its script and style
 //	GET  /play/api/tables               the lobby's lines (JSON)
 //	POST /play/api/{game}/tables        a new table: the setup options → {"id", "url"}
-//	GET  /play/api/tables/{id}?after=N  the table's view once past version N (long poll)
+//	GET  /play/api/tables/{id}?after=N  the table's view once past version N (long poll;
+//	                                    &valid=1 adds the actions the person may send)
 //	POST /play/api/tables/{id}/actions  {"seq": N, "action": {…}} → the new view
 //	GET  /play/tables/{id}/review       the game's review page (HTML)
 //	GET  /play/tables/{id}/record       the game's record (a download)
@@ -237,8 +238,30 @@ func (h *Hub) create(w http.ResponseWriter, r *http.Request) {
 
 // ViewBody is the answer carrying a table's view.
 type ViewBody struct {
-	Seq  int `json:"seq"`
-	View any `json:"view"`
+	Seq int `json:"seq"`
+	// At is when the table last changed its view (Unix milliseconds, the
+	// server's clock): a scripted client on the same machine measures
+	// from it how long a bot's move took to reach it.
+	At int64 `json:"at"`
+	// Over: the table's game is over (its Summary's).
+	Over bool `json:"over"`
+	View any  `json:"view"`
+	// Valid, asked for with ?valid=1, are the actions the person may send
+	// now (a Scripted table's).
+	Valid []any `json:"valid,omitempty"`
+}
+
+// withValid adds whether the game is over, and the table's valid actions
+// when the request asks.
+func withValid(r *http.Request, t Table, b ViewBody) ViewBody {
+	b.Over = t.Summary().Over
+	if s, ok := t.(Scripted); ok && r.URL.Query().Get("valid") == "1" {
+		b.Valid = s.Valid()
+		if b.Valid == nil {
+			b.Valid = []any{}
+		}
+	}
+	return b
 }
 
 func (h *Hub) view(w http.ResponseWriter, r *http.Request) {
@@ -257,12 +280,17 @@ func (h *Hub) view(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel = context.WithTimeout(ctx, PollWait)
 		defer cancel()
 	}
-	seq, v, err := h.Wait(ctx, chi.URLParam(r, "id"), after)
+	seq, v, at, err := h.Wait(ctx, chi.URLParam(r, "id"), after)
 	if err != nil {
 		writeProblem(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ViewBody{Seq: seq, View: v})
+	t, _, err := h.Table(chi.URLParam(r, "id"))
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, withValid(r, t, ViewBody{Seq: seq, At: at.UnixMilli(), View: v}))
 }
 
 // ActionBody is what a page posts: the version it decided on and the
@@ -297,7 +325,7 @@ func (h *Hub) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seq, v := t.View()
-	writeJSON(w, http.StatusOK, ViewBody{Seq: seq, View: v})
+	writeJSON(w, http.StatusOK, withValid(r, t, ViewBody{Seq: seq, At: time.Now().UnixMilli(), View: v}))
 }
 
 func (h *Hub) review(w http.ResponseWriter, r *http.Request) {

@@ -5,7 +5,7 @@
 "use strict";
 const Kit = (() => {
   let game = "", id = new URLSearchParams(location.search).get("t");
-  let seq = -1, view = null, render = null, polling = false, heard = 0, busy = false;
+  let seq = -1, view = null, render = null, polling = false, heard = 0, queue = Promise.resolve();
 
   // el builds an element: el("button", {class: "card", onclick: f, "aria-label": "Ace of Spades"}, "A♠").
   function el(tag, attrs, ...kids) {
@@ -86,20 +86,26 @@ const Kit = (() => {
     polling = false;
   }
 
-  // act sends an action decided on the current view. A stale (409) or
-  // illegal (422) answer changes nothing; the page shows why, and the next
-  // view comes from the poll.
-  async function act(action) {
-    if (!id || busy) return false;
-    busy = true;
-    try {
-      const r = await api("POST", `/play/api/tables/${encodeURIComponent(id)}/actions`, { seq, action });
-      if (r.status === 200) { say(""); apply(r.body); return true; }
-      let msg = r.body.error || "error " + r.status;
-      if (r.status === 422 && r.body.valid) msg += " — valid: " + [].concat(r.body.valid).map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(", ");
-      say(msg, true);
-      return false;
-    } finally { busy = false; }
+  // act sends an action decided on the current view. Actions go one at a
+  // time, in the order given (a key pressed while the last one is on its
+  // way waits for it, then goes with the version then current). A stale
+  // (409) or illegal (422) answer changes nothing; the page shows why, and
+  // the next view comes from the poll.
+  function act(action) {
+    const run = () => send(action);
+    const p = queue.then(run, run);
+    queue = p.catch(() => {});
+    return p;
+  }
+
+  async function send(action) {
+    if (!id) return false;
+    const r = await api("POST", `/play/api/tables/${encodeURIComponent(id)}/actions`, { seq, action });
+    if (r.status === 200) { say(""); apply(r.body); return true; }
+    let msg = r.body.error || "error " + r.status;
+    if (r.status === 422 && r.body.valid) msg += " — valid: " + [].concat(r.body.valid).map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(", ");
+    say(msg, true);
+    return false;
   }
 
   async function create(options) {

@@ -23,6 +23,10 @@ package table
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -54,6 +58,14 @@ type Reviewer interface {
 	Review() (html []byte, err error)
 }
 
+// Scripted is a Table that lists the actions its person may send now,
+// as Act takes them: a scripted player (cmd/loadtest -scenario play)
+// picks from them. A page asks for nothing of the kind: it draws the
+// view.
+type Scripted interface {
+	Valid() []any
+}
+
 // Recorder is a Table with a record of its game in the format its
 // referee reads.
 type Recorder interface {
@@ -77,8 +89,25 @@ type Env struct {
 	// Notify tells the hub the table's view changed; pages waiting for a
 	// newer version are answered.
 	Notify func()
-	// Records is the directory the table writes its record to ("": none).
+	// Think runs a bot's decision in one of the hub's thinking slots
+	// (nil: at once). Searches are CPU-bound: were every table's bots to
+	// think at once, the persons' requests would wait for a core.
+	Think func(ctx context.Context, decide func()) error
+	// Records is the directory the table writes its record to, the
+	// game's own (records/giretra, …), so that each referee's tools read
+	// a folder of their game's records; "" keeps none.
 	Records string
+}
+
+// Decide runs a bot's decision through e.Think (at once when it is nil);
+// it returns ctx's error, without deciding, when ctx ends while the bot
+// waits for a slot.
+func (e Env) Decide(ctx context.Context, decide func()) error {
+	if e.Think == nil {
+		decide()
+		return nil
+	}
+	return e.Think(ctx, decide)
 }
 
 // Game is one game's entry in the hub.
@@ -97,10 +126,14 @@ type Game struct {
 
 // HubConfig bounds a hub.
 type HubConfig struct {
-	MaxTables int           // tables at once (default 64)
-	IdleTTL   time.Duration // a table nobody asked about for this long is closed (default 30 min)
-	Records   string        // where tables write their records ("": nowhere)
-	Now       func() time.Time
+	MaxTables int // tables at once (default 64)
+	// Thinkers is how many bot decisions run at once across the tables
+	// (default: the CPUs less one, at least one), so that a person's
+	// request always finds a core.
+	Thinkers int
+	IdleTTL  time.Duration // a table nobody asked about for this long is closed (default 30 min)
+	Records  string        // where tables write their records, a folder a game ("": nowhere)
+	Now      func() time.Time
 }
 
 // Hub holds the tables.
@@ -109,9 +142,23 @@ type Hub struct {
 	games map[string]*Game
 	order []string
 
+	slots chan struct{} // a token a bot decision in progress
+
 	mu     sync.Mutex
 	tables map[string]*entry
 	closed bool
+}
+
+// think runs decide holding a thinking slot.
+func (h *Hub) think(ctx context.Context, decide func()) error {
+	select {
+	case h.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-h.slots }()
+	decide()
+	return nil
 }
 
 // entry is a table with its wake-up channel and its last use.
@@ -121,9 +168,10 @@ type entry struct {
 	table  Table
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced at each Notify
-	used    time.Time
+	mu        sync.Mutex
+	changed   chan struct{} // closed and replaced at each Notify
+	changedAt time.Time     // when the table last said its view changed
+	used      time.Time
 }
 
 // NewHub returns a hub of the games.
@@ -137,7 +185,10 @@ func NewHub(cfg HubConfig, games ...*Game) *Hub {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	h := &Hub{cfg: cfg, games: map[string]*Game{}, tables: map[string]*entry{}}
+	if cfg.Thinkers <= 0 {
+		cfg.Thinkers = max(runtime.GOMAXPROCS(0)-1, 1)
+	}
+	h := &Hub{cfg: cfg, games: map[string]*Game{}, tables: map[string]*entry{}, slots: make(chan struct{}, cfg.Thinkers)}
 	for _, g := range games {
 		h.games[g.Name] = g
 		h.order = append(h.order, g.Name)
@@ -157,14 +208,31 @@ func (h *Hub) Create(game string, options []byte) (string, error) {
 		return "", problem.New(problem.Unavailable, "the server is shutting down")
 	}
 	if len(h.tables) >= h.cfg.MaxTables {
-		h.mu.Unlock()
-		return "", problem.New(problem.Unavailable, "%d tables are open, the most this server keeps: finish or leave one (an idle table closes after %s)", h.cfg.MaxTables, h.cfg.IdleTTL)
+		// A finished game's record is on disk: the finished table seen
+		// least recently makes room before anyone's game in play does.
+		old := h.finishedLocked()
+		if old == nil {
+			h.mu.Unlock()
+			return "", problem.New(problem.Unavailable, "%d tables are in play, the most this server keeps: finish or leave one (an idle table closes after %s)", h.cfg.MaxTables, h.cfg.IdleTTL)
+		}
+		delete(h.tables, old.id)
+		defer old.close()
 	}
 	e := &entry{id: rand.Text(), game: g, changed: make(chan struct{}), used: h.cfg.Now()}
 	h.tables[e.id] = e // reserved: a second Create counts it
 	h.mu.Unlock()
+	records := ""
+	if h.cfg.Records != "" {
+		records = filepath.Join(h.cfg.Records, g.Name)
+		if err := os.MkdirAll(records, 0o755); err != nil {
+			h.mu.Lock()
+			delete(h.tables, e.id)
+			h.mu.Unlock()
+			return "", fmt.Errorf("records: %w", err)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	t, err := g.New(ctx, options, Env{ID: e.id, Notify: e.notify, Records: h.cfg.Records})
+	t, err := g.New(ctx, options, Env{ID: e.id, Notify: e.notify, Think: h.think, Records: records})
 	if err != nil {
 		cancel()
 		h.mu.Lock()
@@ -179,10 +247,30 @@ func (h *Hub) Create(game string, options []byte) (string, error) {
 	return e.id, nil
 }
 
+// finishedLocked is the finished table used least recently, or nil (the
+// caller holds h.mu).
+func (h *Hub) finishedLocked() *entry {
+	var best *entry
+	var used time.Time
+	for _, e := range h.tables {
+		e.mu.Lock()
+		t, u := e.table, e.used
+		e.mu.Unlock()
+		if t == nil || !t.Summary().Over {
+			continue
+		}
+		if best == nil || u.Before(used) {
+			best, used = e, u
+		}
+	}
+	return best
+}
+
 func (e *entry) notify() {
 	e.mu.Lock()
 	close(e.changed)
 	e.changed = make(chan struct{})
+	e.changedAt = time.Now()
 	e.mu.Unlock()
 }
 
@@ -214,24 +302,26 @@ func (h *Hub) Table(id string) (Table, string, error) {
 
 // Wait returns the table's view once its version is past after, or the
 // current view when ctx ends first (a long poll answers in time either
-// way, and the page asks again).
-func (h *Hub) Wait(ctx context.Context, id string, after int) (int, any, error) {
+// way, and the page asks again), with the time the table last said its
+// view changed: a client measures from it how long a bot's move took to
+// reach it.
+func (h *Hub) Wait(ctx context.Context, id string, after int) (int, any, time.Time, error) {
 	e, err := h.get(id)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, time.Time{}, err
 	}
 	for {
 		e.mu.Lock()
-		ch := e.changed
+		ch, at := e.changed, e.changedAt
 		e.mu.Unlock()
 		seq, v := e.table.View()
 		if seq > after {
-			return seq, v, nil
+			return seq, v, at, nil
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return seq, v, nil
+			return seq, v, at, nil
 		}
 	}
 }

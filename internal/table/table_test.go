@@ -62,7 +62,9 @@ func (c *counter) Act(seq int, body []byte) error {
 }
 
 func (c *counter) Summary() Summary {
-	return Summary{Title: "counter", Status: fmt.Sprint(c.total), Created: c.created}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Summary{Title: "counter", Status: fmt.Sprint(c.total), Created: c.created, Over: c.total >= 100}
 }
 
 func (c *counter) Close() {
@@ -180,7 +182,20 @@ func TestHubHTTP(t *testing.T) {
 		t.Fatalf("second table: %d", code)
 	}
 	if code, body := call(t, srv, "POST", "/play/api/counter/tables", `{}`); code != 503 {
-		t.Fatalf("third table over a cap of 2: %d %s", code, body)
+		t.Fatalf("third table over a cap of 2, both in play: %d %s", code, body)
+	}
+	// A finished table makes room for a new one.
+	made[0].mu.Lock()
+	made[0].total = 100
+	made[0].mu.Unlock()
+	if code, body := call(t, srv, "POST", "/play/api/counter/tables", `{}`); code != 201 {
+		t.Fatalf("a table over the cap with one finished: %d %s", code, body)
+	}
+	if !made[0].closed {
+		t.Fatal("the finished table was not closed")
+	}
+	if code, _ := call(t, srv, "GET", tpath, ""); code != 404 {
+		t.Fatalf("the finished table is still served: %d", code)
 	}
 	code, body = call(t, srv, "GET", "/play", "")
 	if code != 200 || !strings.Contains(body, "resume") || strings.Contains(body, "SECRET") {
@@ -210,10 +225,10 @@ func TestLongPoll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, _, _ := hub.Wait(context.Background(), id, -1)
+		seq, _, _, _ := hub.Wait(context.Background(), id, -1)
 		got := make(chan int)
 		go func() {
-			s, _, err := hub.Wait(context.Background(), id, seq)
+			s, _, _, err := hub.Wait(context.Background(), id, seq)
 			if err != nil {
 				t.Error(err)
 			}
@@ -234,7 +249,7 @@ func TestLongPoll(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), PollWait)
 		defer cancel()
 		start := time.Now()
-		s, _, err := hub.Wait(ctx, id, seq+1)
+		s, _, _, err := hub.Wait(ctx, id, seq+1)
 		if err != nil || s != seq+1 || time.Since(start) != PollWait {
 			t.Fatalf("an idle poll: version %d after %s (%v)", s, time.Since(start), err)
 		}
@@ -287,5 +302,27 @@ func TestLobbyEscapes(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), "<b>G</b>") {
 		t.Fatal("the lobby does not escape a title")
+	}
+}
+
+func (c *counter) Valid() []any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.total >= 100 {
+		return []any{}
+	}
+	return []any{map[string]int{"add": 1}, map[string]int{"add": 3}}
+}
+
+// TestLoad: scripted persons play games to their ends through the HTTP
+// surface, every action acknowledged, nothing refused.
+func TestLoad(t *testing.T) {
+	hub := NewHub(HubConfig{MaxTables: 4}, counterGame(nil))
+	defer hub.Close()
+	srv := httptest.NewServer(hub.Handler(nil))
+	defer srv.Close()
+	r, err := Load(t.Context(), LoadConfig{URL: srv.URL, Game: "counter", Setup: []byte(`{"start": 90}`), Tables: 3, Duration: time.Millisecond, Seed: 1})
+	if err != nil || r.Errors != 0 || r.Games != 3 || r.Actions < 3*4 || r.Actions > 3*10 || r.AckP99 <= 0 {
+		t.Fatalf("%+v, %v", r, err)
 	}
 }

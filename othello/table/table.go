@@ -119,6 +119,7 @@ type Options struct {
 type Table struct {
 	id      string
 	created time.Time
+	env     table.Env
 	notify  func()
 	records string
 	watch   bool
@@ -178,7 +179,7 @@ func newTable(parent context.Context, cfg Config, raw []byte, env table.Env) (*T
 	if err != nil {
 		return nil, problem.Impossiblef("mode: %v", err)
 	}
-	t := &Table{id: env.ID, created: time.Now(), notify: env.Notify, records: env.Records, mode: mode, pace: 400 * time.Millisecond}
+	t := &Table{id: env.ID, created: time.Now(), env: env, notify: env.Notify, records: env.Records, mode: mode, pace: 400 * time.Millisecond}
 	t.wake = sync.NewCond(&t.mu)
 	switch o.Clock {
 	case "", "none":
@@ -549,7 +550,20 @@ func (t *Table) engineLoop(l *leg, c int) {
 		st, left, n := l.st.Clone(), l.left[c-1], len(l.rec.Moves)
 		l.turnAt = time.Now() // the pace is not the engine's time
 		t.mu.Unlock()
-		d, err := s.engine.Move(t.ctx, st, left, l.matchID, l.no)
+		var d Decision
+		var err error
+		if s.kind == "engine" { // ours, in process: it thinks in one of the hub's slots
+			if derr := t.env.Decide(t.ctx, func() {
+				t.mu.Lock()
+				l.turnAt = time.Now() // waiting for a slot is not the engine's time
+				t.mu.Unlock()
+				d, err = s.engine.Move(t.ctx, st, left, l.matchID, l.no)
+			}); derr != nil {
+				err = derr
+			}
+		} else {
+			d, err = s.engine.Move(t.ctx, st, left, l.matchID, l.no)
+		}
 		t.mu.Lock()
 		if t.ctx.Err() != nil || l.over || len(l.rec.Moves) != n {
 			t.mu.Unlock()
@@ -585,6 +599,21 @@ type View struct {
 	Log      []logLine    `json:"log"`
 }
 
+// Valid implements table.Scripted: the person's moves now.
+func (t *Table) Valid() []any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := []any{}
+	for _, l := range t.legs {
+		if !l.over && l.seats[l.st.Turn-1].engine == nil {
+			for _, sq := range l.st.LegalMoves() {
+				out = append(out, MoveAction{Move: othello.SquareName(sq, t.mode.Size())})
+			}
+		}
+	}
+	return out
+}
+
 // LegView is one board.
 type LegView struct {
 	Title   string        `json:"title"`
@@ -616,8 +645,9 @@ func (t *Table) View() (int, any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	size := t.mode.Size()
-	v := View{Mode: t.mode.String(), Size: size, Watch: t.watch, Paused: t.paused, Speed: t.pace.Milliseconds(), Over: t.allOver(), Valid: []MoveAction{},
+	v := View{Mode: t.mode.String(), Size: size, Watch: t.watch, Paused: t.paused, Speed: t.pace.Milliseconds(), Over: t.allOver(),
 		Log: slices.Clone(t.log)}
+	yours := false
 	blocked := map[int]bool{}
 	for _, b := range t.mode.Blocked() {
 		blocked[b] = true
@@ -662,10 +692,9 @@ func (t *Table) View() (int, any) {
 			lv.Players[c] = p
 		}
 		if !l.over && l.seats[l.st.Turn-1].engine == nil {
+			yours = true
 			for _, sq := range l.st.LegalMoves() {
-				name := othello.SquareName(sq, size)
-				lv.Legal = append(lv.Legal, name)
-				v.Valid = append(v.Valid, MoveAction{Move: name})
+				lv.Legal = append(lv.Legal, othello.SquareName(sq, size))
 			}
 		}
 		if l.over {
@@ -677,7 +706,7 @@ func (t *Table) View() (int, any) {
 	case v.Over:
 		v.Result = strings.Join(results, " · ")
 		v.Headline = "Over."
-	case len(v.Valid) > 0:
+	case yours:
 		v.Headline = "Your move."
 	case t.watch && t.paused:
 		v.Headline = "Paused."

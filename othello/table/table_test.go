@@ -126,13 +126,13 @@ func TestLegByAPI(t *testing.T) {
 		v := c.view(cr.ID, -1)
 		checked := false
 		for moves := 0; !v.View.Over; moves++ {
-			if len(v.View.Valid) == 0 {
+			if len(v.View.Legs[0].Legal) == 0 {
 				v = c.view(cr.ID, v.Seq)
 				continue
 			}
 			leg := v.View.Legs[0]
-			if len(leg.Legal) != len(v.View.Valid) {
-				t.Fatalf("legal %v, valid %v", leg.Legal, v.View.Valid)
+			if code, b := c.do("GET", "/play/api/tables/"+cr.ID+"?valid=1", ""); code != 200 || strings.Count(string(b), `{"move":`) != len(leg.Legal) {
+				t.Fatalf("legal %v, valid %s", leg.Legal, b)
 			}
 			if !checked {
 				checked = true
@@ -173,7 +173,7 @@ func TestLegByAPI(t *testing.T) {
 			t.Fatalf("review: %d", code)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "othello-*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(dir, "othello", "othello-*.jsonl"))
 	if len(files) != 7 {
 		t.Fatalf("%d records written, want 7", len(files))
 	}
