@@ -32,8 +32,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
@@ -119,11 +117,12 @@ func drawSeed(seed *uint64, stderr io.Writer) {
 	}
 }
 
-// readDirs reads the chunks of comma-separated directories, in order.
-func readDirs(dirs string) ([]train.Sample, error) {
+// readDirs reads the chunks of comma-separated directories, in order: the
+// first maxGames games of each (0: all).
+func readDirs(dirs string, maxGames int) ([]train.Sample, error) {
 	var all []train.Sample
 	for _, d := range strings.Split(dirs, ",") {
-		s, n, _, err := train.ReadGameDir(d)
+		s, n, _, err := train.ReadGameDir(d, maxGames)
 		if err != nil {
 			return nil, err
 		}
@@ -148,6 +147,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&opt.ScoreWeight, "score-weight", 0.5, "weight of the self-play search score in the label (0: game results only)")
 	fs.BoolVar(&opt.Mirror, "mirror", true, "also train on each position's mirror image")
 	fs.Float64Var(&opt.Holdout, "holdout", 0.03, "fraction of samples (the last chunks) kept out to measure the error")
+	maxGames := fs.Int("games", 0, "read the first this many games of each directory (0: all): the data a shorter generation made")
 	init := fs.String("init", "", "start from this model file (\"embedded\": the engine's own) instead of zero")
 	anti := fs.Bool("anti", false, "the chunks are games of anti: fit a model of the misère game")
 	fs.BoolVar(&opt.NoMobility, "no-mobility", false, "no mobility weight: the search evaluates leaves without generating moves")
@@ -170,7 +170,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("fit: -dir and -o are required")
 	}
 	drawSeed(seed, stderr)
-	samples, err := readDirs(*dirs)
+	samples, err := readDirs(*dirs, *maxGames)
 	if err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 			err = fmt.Errorf("no validation chunks in %s", *valid)
 		}
 	} else {
-		samples, err = readDirs(*dirs)
+		samples, err = readDirs(*dirs, 0)
 	}
 	if err != nil {
 		return err
@@ -258,12 +258,13 @@ func check(args []string, stdout, stderr io.Writer) error {
 func valid(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("valid", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dir := fs.String("dir", "", "directory of the validation chunks (created)")
-	chunks := fs.Int("chunks", 100, "chunks to have in the directory when done")
-	games := fs.Int("games", 10, "games per chunk")
-	seed := fs.Uint64("seed", 0, "seed of the games (required; never one a training set uses)")
-	concurrency := fs.Int("concurrency", 1, "chunks made at once")
-	var opt train.ValidOptions
+	cfg := train.ValidConfig{Model: stdengine.Embedded()}
+	fs.StringVar(&cfg.Dir, "dir", "", "directory of the validation chunks (created)")
+	fs.IntVar(&cfg.Chunks, "chunks", 100, "chunks to have in the directory when done")
+	fs.IntVar(&cfg.Games, "games", 10, "games per chunk")
+	fs.Uint64Var(&cfg.Seed, "seed", 0, "seed of the games (required; never one a training set uses)")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 1, "chunks made at once")
+	opt := &cfg.Options
 	opt.Game = train.GenOptions{Depth: 6, Sel: 1, SolveAt: 18, RandomMax: 1, RandomSpan: 24}
 	fs.IntVar(&opt.PerGame, "per-game", 4, "positions drawn from each game")
 	fs.IntVar(&opt.MinE, "min-empties", 4, "fewest empties of a position")
@@ -274,47 +275,11 @@ func valid(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || *seed == 0 || *chunks < 1 || *games < 1 || *concurrency < 1 || opt.PerGame < 1 || opt.Depth < 1 || opt.Sel < 0 || opt.Sel > stdengine.SelExact || opt.MinE < 1 || opt.MaxE > 60 || opt.MinE > opt.MaxE {
-		return errors.New("valid: -dir, -seed, -chunks/-games/-per-game/-depth ≥ 1, -sel in 0…5 and 1 ≤ -min-empties ≤ -max-empties ≤ 60 are required")
+	err := train.MakeValid(ctx, cfg, func(d train.ChunkDone) {
+		fmt.Fprintf(stderr, "valid chunk %d: %d positions (%s)\n", d.Chunk, d.Positions, d.Elapsed.Round(time.Second))
+	})
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", err)
 	}
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
-		return err
-	}
-	model := stdengine.Embedded()
-	var next atomic.Int64
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range *concurrency {
-		wg.Go(func() {
-			s := stdengine.NewSearcher(model, 22)
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= *chunks {
-					return
-				}
-				n, err := train.ValidChunk(ctx, *dir, i, *games, *seed, opt, s)
-				mu.Lock()
-				if err != nil && ctx.Err() == nil && firstErr == nil {
-					firstErr = err
-				}
-				if n > 0 {
-					fmt.Fprintf(stderr, "valid chunk %d: %d positions (%s)\n", i, n, time.Since(start).Round(time.Second))
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", ctx.Err())
-	}
-	return nil
+	return err
 }

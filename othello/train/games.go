@@ -291,10 +291,12 @@ func GamesName(dir string, i int) string {
 	return filepath.Join(dir, fmt.Sprintf("%s%06d%s", chunkPrefix, i, gamesSuffix))
 }
 
-// ReadGameDir reads every chunk of games in dir, in chunk order, and
+// ReadGameDir reads the chunks of games in dir, in chunk order, and
 // returns their samples (Samples of every game, each game replayed and
-// checked) with the number of chunks and games read.
-func ReadGameDir(dir string) (samples []Sample, chunks, games int, err error) {
+// checked) with the number of chunks and games read: every game, or the
+// first maxGames when it is positive (the same data a run that made only
+// those games made).
+func ReadGameDir(dir string, maxGames int) (samples []Sample, chunks, games int, err error) {
 	names, err := filepath.Glob(filepath.Join(dir, chunkPrefix+"*"+gamesSuffix))
 	if err != nil {
 		return nil, 0, 0, err
@@ -310,12 +312,16 @@ func ReadGameDir(dir string) (samples []Sample, chunks, games int, err error) {
 		if err != nil {
 			return nil, 0, 0, fmt.Errorf("%s: %w", n, err)
 		}
+		chunks++
 		for i := range gs {
+			if maxGames > 0 && games == maxGames {
+				return samples, chunks, games, nil
+			}
 			if samples, err = gs[i].Samples(h.Misere, samples); err != nil {
 				return nil, 0, 0, fmt.Errorf("%s: game %d: %w", n, i+1, err)
 			}
+			games++
 		}
-		games += len(gs)
 	}
-	return samples, len(names), games, nil
+	return samples, chunks, games, nil
 }

@@ -177,9 +177,13 @@ func TestChunksResume(t *testing.T) {
 	if again, _ := os.ReadFile(GamesName(other, 1)); !bytes.Equal(first, again) {
 		t.Fatal("the same chunk differs between two runs")
 	}
-	all, chunks, games, err := ReadGameDir(dir)
+	all, chunks, games, err := ReadGameDir(dir, 0)
 	if err != nil || chunks != 3 || games != 9 || len(all) != rep.Positions {
 		t.Fatalf("ReadGameDir: %d samples of %d games in %d chunks, %v", len(all), games, chunks, err)
+	}
+	some, chunks, games, err := ReadGameDir(dir, 4)
+	if err != nil || chunks != 2 || games != 4 || len(some) >= len(all) || !slices.Equal(some, all[:len(some)]) {
+		t.Fatalf("the first 4 games: %d samples of %d games in %d chunks, %v", len(some), games, chunks, err)
 	}
 }
 
