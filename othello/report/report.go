@@ -187,25 +187,8 @@ func winnerText(w string) string {
 func viewerOf(l *record.Leg, rp *record.Replay, text string) viewerLeg {
 	size := rp.Mode.Size()
 	v := viewerLeg{Title: text, Size: size, Players: [2]string{l.Players[0].Name, l.Players[1].Name}, Script: l.Transcript()}
-	blocked := map[int]bool{}
-	for _, b := range rp.Mode.Blocked() {
-		blocked[b] = true
-	}
 	for _, st := range rp.States {
-		var b strings.Builder
-		for sq, c := range st.Cells {
-			switch {
-			case blocked[sq]:
-				b.WriteByte('#')
-			case c == othello.Black:
-				b.WriteByte('x')
-			case c == othello.White:
-				b.WriteByte('o')
-			default:
-				b.WriteByte('.')
-			}
-		}
-		v.Boards = append(v.Boards, b.String())
+		v.Boards = append(v.Boards, st.Picture())
 		var legal []string
 		for _, sq := range st.LegalMoves() {
 			legal = append(legal, othello.SquareName(sq, size))

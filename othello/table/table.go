@@ -648,26 +648,9 @@ func (t *Table) View() (int, any) {
 	v := View{Mode: t.mode.String(), Size: size, Watch: t.watch, Paused: t.paused, Speed: t.pace.Milliseconds(), Over: t.allOver(),
 		Log: slices.Clone(t.log)}
 	yours := false
-	blocked := map[int]bool{}
-	for _, b := range t.mode.Blocked() {
-		blocked[b] = true
-	}
 	var results []string
 	for _, l := range t.legs {
-		var cells strings.Builder
-		for sq, c := range l.st.Cells {
-			switch {
-			case blocked[sq]:
-				cells.WriteByte('#')
-			case c == othello.Black:
-				cells.WriteByte('x')
-			case c == othello.White:
-				cells.WriteByte('o')
-			default:
-				cells.WriteByte('.')
-			}
-		}
-		lv := LegView{Title: t.legTitle(l), Cells: cells.String(), Pass: l.pass, Over: l.over, Result: l.result, Legal: []string{}}
+		lv := LegView{Title: t.legTitle(l), Cells: l.st.Picture(), Pass: l.pass, Over: l.over, Result: l.result, Legal: []string{}}
 		if !l.over {
 			lv.Turn = l.st.Turn
 		}
