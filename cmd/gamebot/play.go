@@ -22,6 +22,7 @@ type playConfig struct {
 	records   string
 	maxTables int
 	idle      time.Duration
+	othello   []string // -othello-engine specs
 }
 
 // play serves the browser tables on their own listener (never the bot
@@ -35,6 +36,10 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 	fs.StringVar(&c.records, "records", "play-records", `directory the games' records are written to ("" keeps none)`)
 	fs.IntVar(&c.maxTables, "max-tables", 64, "tables open at once")
 	fs.DurationVar(&c.idle, "idle", 30*time.Minute, "a table nobody looks at for this long is closed (its record stays)")
+	fs.Func("othello-engine", "an Othello engine the tables offer besides ours: NAME=jsonline:COMMAND or NAME=nboard:COMMAND (repeatable)", func(v string) error {
+		c.othello = append(c.othello, v)
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gamebot play [flags]\n\nServes the lobby at http://ADDR/play: play with, against or watch the bot at Giretra, battleship and Othello in a browser.")
 		fs.PrintDefaults()

@@ -58,7 +58,7 @@ func TestPlayServesTheLobby(t *testing.T) {
 }
 
 func TestPlayFlags(t *testing.T) {
-	for _, args := range [][]string{{"play", "-max-tables", "0"}, {"play", "-idle", "0s"}, {"play", "extra"}, {"play", "-nope"}} {
+	for _, args := range [][]string{{"play", "-max-tables", "0"}, {"play", "-idle", "0s"}, {"play", "extra"}, {"play", "-nope"}, {"play", "-othello-engine", "x=uci:cmd"}} {
 		if err := serve(context.Background(), args, env(nil), io.Discard, io.Discard, nil); err == nil {
 			t.Errorf("%q: no error", args)
 		}

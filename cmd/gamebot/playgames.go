@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	battleshiptable "github.com/botarena/gamebot/battleship/table"
 	giretratable "github.com/botarena/gamebot/giretra/table"
 	"github.com/botarena/gamebot/internal/table"
@@ -9,7 +11,15 @@ import (
 
 // playGames are the games of gamebot play, each from its own house.
 func playGames(c playConfig) ([]*table.Game, error) {
-	othello, err := othellotable.Game(othellotable.Config{Engines: othellotable.OurEngines()})
+	engines := othellotable.OurEngines()
+	for _, spec := range c.othello {
+		e, err := othellotable.ParseEngine(spec)
+		if err != nil {
+			return nil, fmt.Errorf("-othello-engine: %w", err)
+		}
+		engines = append(engines, e)
+	}
+	othello, err := othellotable.Game(othellotable.Config{Engines: engines})
 	if err != nil {
 		return nil, err
 	}

@@ -75,25 +75,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if *engA == "" || *engB == "" {
 		return errors.New("both -a and -b engines are required")
 	}
-	a, err := parsePlayer(*engA)
+	a, err := match.ParsePlayer(*engA)
 	if err != nil {
 		return fmt.Errorf("-a: %w", err)
 	}
-	b, err := parsePlayer(*engB)
+	b, err := match.ParsePlayer(*engB)
 	if err != nil {
 		return fmt.Errorf("-b: %w", err)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case *bNBoard && b.inProc != nil:
+	case *bNBoard && b.InProc != nil:
 		return errors.New("-b-nboard needs an NBoard engine command as -b, not the built-in engine")
 	case !*bNBoard && (set["nboard-depth"] || set["nboard-dir"]):
 		return errors.New("-nboard-depth and -nboard-dir are for an NBoard engine B: add -b-nboard")
 	case *nbDepth < 0:
 		return fmt.Errorf("-nboard-depth %d is negative", *nbDepth)
 	}
-	b.nboard, b.nbDir, b.nbDepth = *bNBoard, *nbDir, *nbDepth
+	b.NBoard, b.NBDir, b.NBDepth = *bNBoard, *nbDir, *nbDepth
 	if *n < 1 || *par < 1 {
 		return errors.New("-n and -concurrency must be at least 1")
 	}
@@ -133,7 +133,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return fmt.Errorf("NBoard engines play std only, not %v", mode)
 		}
 		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB}
-		t := playMode(ctx, mode, *n, *par, *seed, [2]player{a, b}, lim, sprt, *quiet, stdout, stderr)
+		t := playMode(ctx, mode, *n, *par, *seed, [2]match.Player{a, b}, lim, sprt, *quiet, stdout, stderr)
 		printSummary(stdout, mode, t)
 		failedA = failedA || len(t.failures[0]) > 0
 		if ctx.Err() != nil {
@@ -150,7 +150,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // limits are the clocks and budget caps of a run.
 type limits struct{ clock, maxThink, clockB, maxThinkB time.Duration }
 
-func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, players [2]player, lim limits, sprt *stats.SPRT, quiet bool, stdout, stderr io.Writer) *tally {
+func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, players [2]match.Player, lim limits, sprt *stats.SPRT, quiet bool, stdout, stderr io.Writer) *tally {
 	t := &tally{failures: [2]map[string]int{{}, {}}}
 	decided := make(chan struct{}) // closed when the sequential test decides
 	var mu sync.Mutex
@@ -165,7 +165,7 @@ func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, p
 				start, opening := match.RandomOpening(mode, rng)
 				cfg := match.Config{
 					Mode: mode, Clock: lim.clock, MaxThink: lim.maxThink, ClockB: lim.clockB, MaxThinkB: lim.maxThinkB, MatchID: int64(i + 1),
-					NewEngine: func(p, _ int) wire.Engine { return players[p].newEngine(stderr) },
+					NewEngine: func(p, _ int) wire.Engine { return players[p].NewEngine(stderr) },
 				}
 				res := match.Play(ctx, cfg, start, opening)
 				if ctx.Err() != nil {

@@ -10,12 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
-	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 // The test binary doubles as an engine: with OTHELLO_TEST_ENGINE=1 it
@@ -157,58 +155,9 @@ func TestSPRTStopsEarly(t *testing.T) {
 	}
 }
 
-// TestPlayerSpecs: the built-in engine's options are othello-engine's
-// flags; an unknown option or a bad value is an error naming it, before
-// any match is played.
+// TestPlayerSpecs: a bad player spec (othello/match's tests hold the
+// cases) is named with its flag, and nothing is played.
 func TestPlayerSpecs(t *testing.T) {
-	good := []struct {
-		spec  string
-		check func(o *othello.EngineOptions) bool
-	}{
-		{"engine", func(o *othello.EngineOptions) bool {
-			return o.MaxDepth == 0 && o.TTBits == 19 && o.Pool == 1 && *o.Std == othello.DefaultStd()
-		}},
-		{"engine:depth=4,tt-bits=16", func(o *othello.EngineOptions) bool { return o.MaxDepth == 4 && o.TTBits == 16 }},
-		{"engine:movetime=100ms", func(o *othello.EngineOptions) bool { return o.FixedTime == 100*time.Millisecond }},
-		{"engine:std-sel=5, std-selective=0", func(o *othello.EngineOptions) bool {
-			return o.Std.MidgameSel == 5 && o.Std.ProbableSolves == 0
-		}},
-		{"engine:without=etc+incremental", func(o *othello.EngineOptions) bool {
-			return o.Std.Without == stdengine.Without{ETC: true, Incremental: true}
-		}},
-	}
-	for _, tc := range good {
-		p, err := parsePlayer(tc.spec)
-		if err != nil || p.inProc == nil || !tc.check(p.inProc) {
-			t.Errorf("parsePlayer(%q) = %+v, %v", tc.spec, p.inProc, err)
-		}
-	}
-	if p, err := parsePlayer("/tmp/oe -depth 2"); err != nil || p.inProc != nil {
-		t.Errorf("a command: %+v, %v", p, err)
-	}
-	bad := []struct{ spec, names string }{
-		{"engine:dpeth=2", `unknown option "dpeth"`},
-		{"engine:depth=x", `depth="x"`},
-		{"engine:depth=65", `depth="65"`},
-		{"engine:depth", `option "depth" has no value`},
-		{"engine:depth=2,depth=3", `option "depth" given twice`},
-		{"engine:movetime=fast", `movetime="fast"`},
-		{"engine:movetime=6m", `movetime="6m"`},
-		{"engine:tt-bits=40", `tt-bits="40"`},
-		{"engine:std-sel=6", `std-sel="6"`},
-		{"engine:std-selective=-1", `std-selective="-1"`},
-		{"engine:without=etc+probcut", `"probcut"`},
-		{"engine:model=/nonexistent", `model="/nonexistent"`},
-		{"engine:model=/dev/null", `model="/dev/null"`},
-		{"engine:", `option "" has no value`},
-		{" ", "empty player"},
-	}
-	for _, tc := range bad {
-		_, err := parsePlayer(tc.spec)
-		if err == nil || !strings.Contains(err.Error(), tc.names) {
-			t.Errorf("parsePlayer(%q): %v, want an error naming %s", tc.spec, err, tc.names)
-		}
-	}
 	// Through run: the flag and the option are named, and nothing is played.
 	var out, errb bytes.Buffer
 	err := run(context.Background(), []string{"-a", "engine:budgte=1s", "-b", "engine"}, cli.Env(nil), nil, &out, &errb)

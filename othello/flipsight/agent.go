@@ -804,7 +804,8 @@ func (a *Agent) think(ctx context.Context, k legID, w work) int {
 		req.RoundNo, req.RoomCreatedAt = w.m.RoundNo, w.m.RoomCreatedAt
 	}
 	start := time.Now()
-	move, err := a.engine(k).Move(ctx, req, budget)
+	ans, err := a.engine(k).Move(ctx, req, budget)
+	move := ans.Move
 	a.o.Logger.Debug("engine answered", "match", int64(w.m.ID), "leg", w.li, "revision", w.rev, "move", move,
 		"remaining", remaining.Round(time.Millisecond), "budget", budget.Round(time.Millisecond), "took", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() != nil {

@@ -460,14 +460,14 @@ type blockingEngine struct {
 	calls     atomic.Int32
 }
 
-func (b *blockingEngine) Move(ctx context.Context, req *wire.Request, _ time.Duration) (int, error) {
+func (b *blockingEngine) Move(ctx context.Context, req *wire.Request, _ time.Duration) (wire.Answer, error) {
 	if b.calls.Add(1) == 1 {
 		b.started <- req
 		<-ctx.Done()
 		b.cancelled <- b.status()
-		return 0, ctx.Err()
+		return wire.Answer{}, ctx.Err()
 	}
-	return req.LegalMoves[0], nil
+	return wire.Answer{Move: req.LegalMoves[0]}, nil
 }
 
 func (*blockingEngine) Close() error { return nil }
@@ -543,14 +543,14 @@ type revokingEngine struct {
 	revoked chan struct{}
 }
 
-func (r *revokingEngine) Move(_ context.Context, req *wire.Request, _ time.Duration) (int, error) {
+func (r *revokingEngine) Move(_ context.Context, req *wire.Request, _ time.Duration) (wire.Answer, error) {
 	r.once.Do(func() {
 		m, _ := r.h.fake.Match(r.id)
 		r.status = m.Status
 		r.h.fake.Revoke()
 		close(r.revoked)
 	})
-	return req.LegalMoves[0], nil
+	return wire.Answer{Move: req.LegalMoves[0]}, nil
 }
 
 func (*revokingEngine) Close() error { return nil }

@@ -48,13 +48,13 @@ func (e *Engine) Close() error {
 // Move sends req and waits up to budget for one answer line, which it
 // parses as a move for the request's board (−1 for a pass). Failures of
 // the engine itself wrap wire.ErrEngine.
-func (e *Engine) Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error) {
+func (e *Engine) Move(ctx context.Context, req *wire.Request, budget time.Duration) (wire.Answer, error) {
 	size := req.BoardSize
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	b, err := json.Marshal(req)
 	if err != nil {
-		return 0, err
+		return wire.Answer{}, err
 	}
 	b = append(b, '\n')
 	t := time.NewTimer(budget)
@@ -69,7 +69,7 @@ func (e *Engine) Move(ctx context.Context, req *wire.Request, budget time.Durati
 		if e.proc == nil {
 			p, err := lineproc.Start(e.Command, "", e.Stderr, MaxLine)
 			if err != nil {
-				return 0, fmt.Errorf("%w: %v", wire.ErrEngine, err)
+				return wire.Answer{}, fmt.Errorf("%w: %v", wire.ErrEngine, err)
 			}
 			e.proc, e.served = p, 0
 		}
@@ -79,7 +79,7 @@ func (e *Engine) Move(ctx context.Context, req *wire.Request, budget time.Durati
 			if served > 0 && attempt == 0 {
 				continue
 			}
-			return 0, fmt.Errorf("%w: writing request: %v", wire.ErrEngine, err)
+			return wire.Answer{}, fmt.Errorf("%w: writing request: %v", wire.ErrEngine, err)
 		}
 		line, err := e.proc.Next(ctx, t.C)
 		switch {
@@ -91,25 +91,25 @@ func (e *Engine) Move(ctx context.Context, req *wire.Request, budget time.Durati
 			if served > 0 && attempt == 0 {
 				continue
 			}
-			return 0, fmt.Errorf("%w: engine exited without answering", wire.ErrEngine)
+			return wire.Answer{}, fmt.Errorf("%w: engine exited without answering", wire.ErrEngine)
 		case errors.Is(err, lineproc.ErrTimeout):
 			e.kill()
-			return 0, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
+			return wire.Answer{}, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
 		default:
 			e.kill()
-			return 0, err
+			return wire.Answer{}, err
 		}
 	}
 }
 
 // parseReply parses an engine's answer line (wire.ParseReply); a bad
 // answer is an engine failure (wire.ErrEngine).
-func parseReply(line []byte, size int) (int, error) {
-	m, err := wire.ParseReply(line, size)
+func parseReply(line []byte, size int) (wire.Answer, error) {
+	a, err := wire.ParseReply(line, size)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", wire.ErrEngine, err)
+		return wire.Answer{}, fmt.Errorf("%w: %v", wire.ErrEngine, err)
 	}
-	return m, nil
+	return a, nil
 }
 
 // SyncWriter returns a writer safe for concurrent use (engine processes

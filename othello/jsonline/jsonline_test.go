@@ -35,13 +35,13 @@ func TestServeLines(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("answers %q", lines)
 	}
-	if m, err := wire.ParseReply([]byte(lines[0]), 8); err != nil || !(m == 19 || m == 26 || m == 37 || m == 44) {
+	if a, err := wire.ParseReply([]byte(lines[0]), 8); err != nil || !(a.Move == 19 || a.Move == 26 || a.Move == 37 || a.Move == 44) {
 		t.Errorf("std answer %q", lines[0])
 	}
 	if !strings.Contains(lines[1], `"kind":"too large"`) {
 		t.Errorf("long line answer %q", lines[1])
 	}
-	if m, err := wire.ParseReply([]byte(lines[2]), 10); err != nil || m < 0 {
+	if a, err := wire.ParseReply([]byte(lines[2]), 10); err != nil || a.Move < 0 {
 		t.Errorf("grand answer %q", lines[2])
 	}
 }
@@ -56,10 +56,12 @@ func TestEngine(t *testing.T) {
 	once := &Engine{Command: `read l; echo '{"move": "d3"}'`}
 	defer once.Close()
 	for i := range 3 {
-		if m, err := persistent.Move(context.Background(), req, 2*time.Second); err != nil || m != 19 {
+		if a, err := persistent.Move(context.Background(), req, 2*time.Second); err != nil || a.Move != 19 {
+			m := a.Move
 			t.Fatalf("persistent #%d: %d %v", i, m, err)
 		}
-		if m, err := once.Move(context.Background(), req, 2*time.Second); err != nil || m != 19 {
+		if a, err := once.Move(context.Background(), req, 2*time.Second); err != nil || a.Move != 19 {
+			m := a.Move
 			t.Fatalf("one-shot #%d: %d %v", i, m, err)
 		}
 	}

@@ -8,7 +8,6 @@ package match
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -155,11 +154,6 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 			_ = e.Close()
 		}
 	}()
-	size := cfg.Mode.Size()
-	blocked := cfg.Mode.Blocked()
-	if blocked == nil {
-		blocked = []int{}
-	}
 	// Per colour: the clock and budget cap of the participant playing it.
 	clocks := [2]time.Duration{cfg.Clock, cfg.Clock}
 	caps := [2]time.Duration{cfg.MaxThink, cfg.MaxThink}
@@ -201,22 +195,13 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 		}
 		remaining := clocks[c-1]
 		budget := min(caps[c-1], remaining-750*time.Millisecond)
-		board := make([]int, len(s.Cells))
-		for i, v := range s.Cells {
-			board[i] = int(v)
-		}
-		rem, bud := remaining.Milliseconds(), budget.Milliseconds()
-		req := wire.Request{
-			Board: board, Color: c, LegalMoves: legal, GameMode: cfg.Mode.String(), BoardSize: size,
-			BlockedSquares: blocked, Placed: map[string]int{"1": s.Placed[0], "2": s.Placed[1]},
-			RemainingMs: &rem, MatchID: cfg.MatchID, Leg: leg, Revision: revision,
-			History: json.RawMessage("[]"), BudgetMs: &bud,
-		}
+		req := wire.NewRequest(s, remaining, budget, cfg.MatchID, leg, revision)
 		if budget <= 0 {
 			return fail(c, FailTimeout, fmt.Sprintf("clock %v below the connector's 750 ms margin", remaining))
 		}
 		t0 := time.Now()
-		move, err := engines[c-1].Move(ctx, &req, budget)
+		ans, err := engines[c-1].Move(ctx, req, budget)
+		move := ans.Move
 		took := time.Since(t0)
 		clocks[c-1] -= took
 		l.Used[c-1] += took

@@ -38,19 +38,19 @@ type asker struct {
 	broken  bool // answers an error of its own
 }
 
-func (a *asker) Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error) {
+func (a *asker) Move(ctx context.Context, req *wire.Request, budget time.Duration) (wire.Answer, error) {
 	switch {
 	case a.slow:
 		time.Sleep(budget)
-		return 0, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
+		return wire.Answer{}, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
 	case a.broken:
-		return 0, errors.New("cannot answer")
+		return wire.Answer{}, errors.New("cannot answer")
 	case a.illegal:
-		return req.BoardSize*req.BoardSize - 1, nil
+		return wire.Answer{Move: req.BoardSize*req.BoardSize - 1}, nil
 	case len(req.LegalMoves) == 0:
-		return othello.Pass, nil
+		return wire.Answer{Move: othello.Pass}, nil
 	}
-	return req.LegalMoves[0], nil
+	return wire.Answer{Move: req.LegalMoves[0]}, nil
 }
 
 func (a *asker) Close() error { return nil }
@@ -132,10 +132,10 @@ func colour(c int) string {
 // killed process at the budget when the delay is longer.
 type sleeper struct{ d time.Duration }
 
-func (a *sleeper) Move(ctx context.Context, req *wire.Request, budget time.Duration) (int, error) {
+func (a *sleeper) Move(ctx context.Context, req *wire.Request, budget time.Duration) (wire.Answer, error) {
 	if a.d > budget {
 		time.Sleep(budget)
-		return 0, fmt.Errorf("%w: killed at the budget", wire.ErrEngine)
+		return wire.Answer{}, fmt.Errorf("%w: killed at the budget", wire.ErrEngine)
 	}
 	time.Sleep(a.d)
 	return (&asker{}).Move(ctx, req, budget)

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -93,28 +95,28 @@ func GGF(board []int, color int) (string, error) {
 // Move asks for a move in the request r (std only), within budget. It
 // answers −1 without asking when legal_moves is empty. Failures of the
 // engine itself wrap wire.ErrEngine.
-func (e *Engine) Move(ctx context.Context, r *wire.Request, budget time.Duration) (int, error) {
+func (e *Engine) Move(ctx context.Context, r *wire.Request, budget time.Duration) (wire.Answer, error) {
 	if r.GameMode != "std" || r.BoardSize != 8 {
-		return 0, fmt.Errorf("%w: NBoard engines play std only, not %s", wire.ErrEngine, r.GameMode)
+		return wire.Answer{}, fmt.Errorf("%w: NBoard engines play std only, not %s", wire.ErrEngine, r.GameMode)
 	}
 	if len(r.LegalMoves) == 0 {
-		return othello.Pass, nil
+		return wire.Answer{Move: othello.Pass}, nil
 	}
 	game, err := GGF(r.Board, r.Color)
 	if err != nil {
-		return 0, err
+		return wire.Answer{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.proc == nil {
 		if err := e.start(); err != nil {
 			e.kill()
-			return 0, fmt.Errorf("%w: %v", wire.ErrEngine, err)
+			return wire.Answer{}, fmt.Errorf("%w: %v", wire.ErrEngine, err)
 		}
 	}
 	if err := e.proc.Write([]byte("set game " + game + "\ngo\n")); err != nil {
 		e.kill()
-		return 0, fmt.Errorf("%w: %v", wire.ErrEngine, err)
+		return wire.Answer{}, fmt.Errorf("%w: %v", wire.ErrEngine, err)
 	}
 	t := time.NewTimer(budget)
 	defer t.Stop()
@@ -123,13 +125,13 @@ func (e *Engine) Move(ctx context.Context, r *wire.Request, budget time.Duration
 		switch {
 		case errors.Is(err, lineproc.ErrExited):
 			e.kill()
-			return 0, fmt.Errorf("%w: engine exited", wire.ErrEngine)
+			return wire.Answer{}, fmt.Errorf("%w: engine exited", wire.ErrEngine)
 		case errors.Is(err, lineproc.ErrTimeout):
 			e.kill()
-			return 0, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
+			return wire.Answer{}, fmt.Errorf("%w: no answer within %v", wire.ErrEngine, budget)
 		case err != nil:
 			e.kill()
-			return 0, err
+			return wire.Answer{}, err
 		}
 		line := string(b)
 		if !strings.HasPrefix(line, "===") {
@@ -137,13 +139,21 @@ func (e *Engine) Move(ctx context.Context, r *wire.Request, budget time.Duration
 		}
 		f := strings.Fields(strings.TrimPrefix(line, "==="))
 		if len(f) == 0 {
-			return 0, fmt.Errorf("%w: empty answer %q", wire.ErrEngine, line)
+			return wire.Answer{}, fmt.Errorf("%w: empty answer %q", wire.ErrEngine, line)
 		}
-		mv := strings.SplitN(f[0], "/", 2)[0]
-		m, err := othello.ParseMove(mv, 8)
+		// "=== f5/-3.00/0.5": the move, then the engine's evaluation (discs,
+		// for the mover) and its time, when it gives them.
+		parts := strings.Split(f[0], "/")
+		m, err := othello.ParseMove(parts[0], 8)
 		if err != nil {
-			return 0, fmt.Errorf("%w: answer %q: %v", wire.ErrEngine, line, err)
+			return wire.Answer{}, fmt.Errorf("%w: answer %q: %v", wire.ErrEngine, line, err)
 		}
-		return m, nil
+		a := wire.Answer{Move: m}
+		if len(parts) > 1 {
+			if v, err := strconv.ParseFloat(parts[1], 64); err == nil && math.Abs(v) <= 64 {
+				a.Score = &v
+			}
+		}
+		return a, nil
 	}
 }

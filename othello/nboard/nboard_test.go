@@ -35,13 +35,14 @@ func TestAskScriptedEngine(t *testing.T) {
 	b[27], b[28], b[35], b[36] = 2, 1, 1, 2
 	req := &wire.Request{Board: b, Color: 1, LegalMoves: []int{19, 26, 37, 44}, GameMode: "std", BoardSize: 8}
 	for range 2 {
-		m, err := e.Move(context.Background(), req, 2*time.Second)
-		if err != nil || m != 37 {
-			t.Fatalf("move %d, %v; want 37 (f5)", m, err)
+		a, err := e.Move(context.Background(), req, 2*time.Second)
+		if err != nil || a.Move != 37 || a.Score == nil || *a.Score != 0.5 {
+			t.Fatalf("answer %+v, %v; want 37 (f5), evaluated 0.5", a, err)
 		}
 	}
 	req.LegalMoves = []int{}
-	if m, err := e.Move(context.Background(), req, time.Second); err != nil || m != -1 {
+	if a, err := e.Move(context.Background(), req, time.Second); err != nil || a.Move != -1 {
+		m := a.Move
 		t.Fatalf("pass: %d %v", m, err)
 	}
 	req.GameMode, req.BoardSize = "grand", 10

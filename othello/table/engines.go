@@ -1,11 +1,16 @@
 package table
 
 import (
-	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/botarena/gamebot/internal/problem"
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/nboard"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // Level is a strength of our engine at a table: a depth cap and the
@@ -44,18 +49,13 @@ func OurEngines() []EngineSpec {
 			title = fmt.Sprintf("gamebot, level %d (full strength: the clock, or %s a move)", lv.N, lv.MoveTime)
 		}
 		out = append(out, EngineSpec{ID: fmt.Sprintf("gamebot-%d", lv.N), Title: title, Kind: "engine",
-			New: func(_ othello.Mode, timed bool) (Engine, error) { return newOurs(lv, timed), nil }})
+			New: func(_ othello.Mode, timed bool) (wire.Engine, error) { return newOurs(lv, timed), nil }})
 	}
 	return out
 }
 
-// ours is our engine in process, one per leg and side: its own table.
-type ours struct {
-	e  *othello.Engine
-	lv Level
-}
-
-func newOurs(lv Level, timed bool) *ours {
+// newOurs is our engine at level lv, one per leg and side: its own table.
+func newOurs(lv Level, timed bool) wire.Engine {
 	opt := othello.EngineOptions{TTBits: 17, Pool: 1, MaxDepth: lv.Depth, SolveAt: lv.SolveAt}
 	if lv.Depth == 0 {
 		opt.TTBits = 19
@@ -63,29 +63,38 @@ func newOurs(lv Level, timed bool) *ours {
 			opt.FixedTime = lv.MoveTime
 		}
 	}
-	return &ours{e: othello.NewEngine(opt), lv: lv}
+	return wire.InProcess{E: othello.NewEngine(opt)}
 }
 
-// untimed is the clock our engine is told of at a table without clocks:
-// a depth cap or a fixed time a move decides instead.
-const untimed = time.Hour
-
-func (o *ours) Move(ctx context.Context, st *othello.State, remaining time.Duration, matchID int64, leg int) (Decision, error) {
-	p := &othello.Position{State: st, Legal: st.LegalMoves(), MatchID: matchID, Leg: leg}
-	if remaining > 0 {
-		p.RemainingMs = remaining.Milliseconds()
-		// FlipSight's connector: the budget is the clock less its margin,
-		// capped by its max think.
-		p.BudgetMs = max(min(10_000, p.RemainingMs-750), 1)
-	} else {
-		p.RemainingMs = untimed.Milliseconds()
+// ParseEngine reads an engine gamebot play offers besides ours, as its
+// -othello-engine flag gives it: NAME=jsonline:COMMAND (a FlipSight
+// JSON-line engine: a request a line in, a reply a line out) or
+// NAME=nboard:COMMAND (an NBoard engine such as NTest or Edax, std only,
+// run in the directory of its program so that it finds its data). The
+// command runs with /bin/sh -c, one process per leg and side.
+func ParseEngine(spec string) (EngineSpec, error) {
+	name, rest, ok := strings.Cut(spec, "=")
+	kind, command, ok2 := strings.Cut(rest, ":")
+	name, command = strings.TrimSpace(name), strings.TrimSpace(command)
+	if !ok || !ok2 || name == "" || command == "" || strings.ContainsAny(name, " \t\"<>&") {
+		return EngineSpec{}, fmt.Errorf("engine %q: want NAME=jsonline:COMMAND or NAME=nboard:COMMAND", spec)
 	}
-	d := o.e.Choose(ctx, p)
-	if err := ctx.Err(); err != nil {
-		return Decision{}, err
+	switch kind {
+	case "jsonline":
+		return EngineSpec{ID: name, Title: name + " (JSON-line engine)", Kind: "command",
+			New: func(othello.Mode, bool) (wire.Engine, error) { return &jsonline.Engine{Command: command}, nil }}, nil
+	case "nboard":
+		dir := ""
+		if prog := strings.Fields(command)[0]; strings.ContainsRune(prog, filepath.Separator) {
+			dir = filepath.Dir(prog)
+		}
+		return EngineSpec{ID: name, Title: name + " (NBoard engine, std only)", Kind: "nboard",
+			New: func(mode othello.Mode, _ bool) (wire.Engine, error) {
+				if mode != othello.Std {
+					return nil, problem.Impossiblef("%s is an NBoard engine: it plays std only, not %s", name, mode)
+				}
+				return &nboard.Engine{Command: command, Dir: dir}, nil
+			}}, nil
 	}
-	score := d.Score
-	return Decision{Move: d.Move, Score: &score, Depth: d.Depth, Exact: d.Exact}, nil
+	return EngineSpec{}, fmt.Errorf("engine %q: kind %q: want jsonline or nboard", spec, kind)
 }
-
-func (o *ours) Close() error { return nil }

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"math/rand/v2"
@@ -29,6 +30,7 @@ import (
 	"github.com/botarena/gamebot/othello/openings"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/report"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 //go:embed page.html.tmpl
@@ -43,29 +45,13 @@ var pageCSS []byte
 // FlipSightClock is a side's clock in a FlipSight leg.
 const FlipSightClock = 60 * time.Second
 
-// An Engine plays moves at a table: ours in process, a JSON-line engine
-// command or an NBoard engine. Move is called for one leg and side at a
-// time; remaining is the mover's clock (0: untimed).
-type Engine interface {
-	Move(ctx context.Context, st *othello.State, remaining time.Duration, matchID int64, leg int) (Decision, error)
-	Close() error
-}
-
-// Decision is an engine's move and what its search found.
-type Decision struct {
-	Move  int      // square, or othello.Pass
-	Score *float64 // discs for the mover (nil: the engine does not say)
-	Depth int
-	Exact bool
-}
-
 // EngineSpec is an engine a table may seat: its id in the setup form,
 // its title, and how to start one for a leg and side.
 type EngineSpec struct {
 	ID    string
 	Title string
 	Kind  string // record.Player.Kind: "engine", "command", "nboard"
-	New   func(mode othello.Mode, timed bool) (Engine, error)
+	New   func(mode othello.Mode, timed bool) (wire.Engine, error)
 }
 
 // Config is the Othello tables' configuration.
@@ -140,7 +126,7 @@ type Table struct {
 	paused  bool
 	steps   int // moves a paused watch may still play
 	written bool
-	engines []Engine
+	engines []wire.Engine
 }
 
 type logLine struct {
@@ -167,7 +153,7 @@ type leg struct {
 type seat struct {
 	name   string
 	kind   string
-	engine Engine
+	engine wire.Engine
 }
 
 func newTable(parent context.Context, cfg Config, raw []byte, env table.Env) (*Table, error) {
@@ -493,7 +479,7 @@ func (t *Table) changed() {
 
 // play applies a move of the side to move on leg l (legal: checked by the
 // caller) with the time it took. Called with t.mu held.
-func (t *Table) play(l *leg, sq int, d Decision) {
+func (t *Table) play(l *leg, sq int, d wire.Answer) {
 	c := l.st.Turn
 	took := time.Since(l.turnAt)
 	m := record.Move{Move: record.MoveName(sq, t.mode.Size()), Ms: took.Milliseconds(), Score: d.Score, Depth: d.Depth, Exact: d.Exact}
@@ -512,6 +498,17 @@ func (t *Table) play(l *leg, sq int, d Decision) {
 	}
 	t.settle(l)
 }
+
+// The connector's rules for an engine's budget, and the clock an engine
+// is told of at a table without clocks.
+const (
+	maxThink        = 10 * time.Second
+	connectorMargin = 750 * time.Millisecond
+	untimed         = time.Hour
+	untimedBudget   = time.Minute
+)
+
+var errNoTime = errors.New("the clock is below the connector's 750 ms margin")
 
 // engineLoop plays side c of leg l with its engine until the leg ends or
 // the table closes.
@@ -550,19 +547,31 @@ func (t *Table) engineLoop(l *leg, c int) {
 		st, left, n := l.st.Clone(), l.left[c-1], len(l.rec.Moves)
 		l.turnAt = time.Now() // the pace is not the engine's time
 		t.mu.Unlock()
-		var d Decision
-		var err error
-		if s.kind == "engine" { // ours, in process: it thinks in one of the hub's slots
-			if derr := t.env.Decide(t.ctx, func() {
+		// As FlipSight's connector asks: the clock, and a budget of the
+		// clock less its margin, capped at its max think. Untimed, the
+		// level's depth (or its time a move) decides.
+		remaining, budget := left, min(maxThink, left-connectorMargin)
+		if t.clock == 0 {
+			remaining, budget = untimed, untimedBudget
+		}
+		req := wire.NewRequest(st, remaining, budget, l.matchID, l.no, int64(n))
+		var d wire.Answer
+		err := errNoTime
+		if budget > 0 {
+			err = nil
+			ask := func() {
 				t.mu.Lock()
 				l.turnAt = time.Now() // waiting for a slot is not the engine's time
 				t.mu.Unlock()
-				d, err = s.engine.Move(t.ctx, st, left, l.matchID, l.no)
-			}); derr != nil {
-				err = derr
+				d, err = s.engine.Move(t.ctx, req, budget)
 			}
-		} else {
-			d, err = s.engine.Move(t.ctx, st, left, l.matchID, l.no)
+			if s.kind == "engine" { // ours, in process: it thinks in one of the hub's slots
+				if derr := t.env.Decide(t.ctx, ask); derr != nil {
+					err = derr
+				}
+			} else {
+				ask()
+			}
 		}
 		t.mu.Lock()
 		if t.ctx.Err() != nil || l.over || len(l.rec.Moves) != n {
@@ -574,8 +583,12 @@ func (t *Table) engineLoop(l *leg, c int) {
 		}
 		if err != nil {
 			b, w := l.st.Discs()
+			reason := record.ReasonIllegal
+			if errors.Is(err, errNoTime) || errors.Is(err, wire.ErrEngine) && t.clock > 0 && time.Since(l.turnAt) >= budget {
+				reason = record.ReasonTimeout
+			}
 			t.say("%s%s failed: %v", t.legPrefix(l), t.sideName(l, c), err)
-			t.finish(l, record.Result{Black: b, White: w, Winner: record.WinnerName(3 - c), Reason: record.ReasonIllegal})
+			t.finish(l, record.Result{Black: b, White: w, Winner: record.WinnerName(3 - c), Reason: reason})
 		} else {
 			t.play(l, d.Move, d)
 		}
@@ -752,7 +765,7 @@ func (t *Table) Act(seq int, raw []byte) error {
 		t.changed()
 		return table.Illegal([]string{}, "your clock ran out")
 	}
-	t.play(l, sq, Decision{})
+	t.play(l, sq, wire.Answer{})
 	t.changed()
 	return nil
 }

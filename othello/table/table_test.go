@@ -19,22 +19,23 @@ import (
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/report"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // firstMove is a test engine: the first legal move, at once, with a
 // score and depth to record.
 type firstMove struct{ closed bool }
 
-func (f *firstMove) Move(_ context.Context, st *othello.State, _ time.Duration, _ int64, _ int) (Decision, error) {
+func (f *firstMove) Move(_ context.Context, req *wire.Request, _ time.Duration) (wire.Answer, error) {
 	s := 1.5
-	return Decision{Move: st.LegalMoves()[0], Score: &s, Depth: 3}, nil
+	return wire.Answer{Move: req.LegalMoves[0], Score: &s, Depth: 3}, nil
 }
 
 func (f *firstMove) Close() error { f.closed = true; return nil }
 
 func testConfig() Config {
 	return Config{Engines: []EngineSpec{
-		{ID: "first", Title: "first-move", Kind: "engine", New: func(othello.Mode, bool) (Engine, error) { return &firstMove{}, nil }},
+		{ID: "first", Title: "first-move", Kind: "engine", New: func(othello.Mode, bool) (wire.Engine, error) { return &firstMove{}, nil }},
 		OurEngines()[len(OurEngines())-1], // level 1
 	}}
 }

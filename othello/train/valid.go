@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/bits"
@@ -11,6 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/botarena/gamebot/othello/bitboard"
 	"github.com/botarena/gamebot/othello/stdengine"
@@ -83,6 +87,70 @@ func ValidChunk(ctx context.Context, dir string, i, games int, seed uint64, opt 
 		return 0, err
 	}
 	return len(out), nil
+}
+
+// ValidConfig is a validation set: chunks 0 … Chunks−1 of Games games
+// each in Dir, made by Concurrency searchers with Model.
+type ValidConfig struct {
+	Dir         string
+	Chunks      int
+	Games       int
+	Seed        uint64
+	Concurrency int
+	Model       *stdengine.Model
+	Options     ValidOptions
+}
+
+// MakeValid writes the validation chunks of cfg that do not exist yet,
+// as Generate writes game chunks: resumable, the same at any
+// concurrency; progress, when not nil, is called after each chunk, one
+// call at a time.
+func MakeValid(ctx context.Context, cfg ValidConfig, progress func(ChunkDone)) error {
+	o := cfg.Options
+	if cfg.Dir == "" || cfg.Seed == 0 || cfg.Chunks < 1 || cfg.Games < 1 || cfg.Concurrency < 1 || cfg.Model == nil ||
+		o.PerGame < 1 || o.Depth < 1 || o.Sel < 0 || o.Sel > stdengine.SelExact || o.MinE < 1 || o.MaxE > 60 || o.MinE > o.MaxE {
+		return errors.New("valid: a directory, a model, a seed, chunks/games/per-game/depth ≥ 1, sel in 0…5 and 1 ≤ min-empties ≤ max-empties ≤ 60 are required")
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return err
+	}
+	var next atomic.Int64
+	var mu sync.Mutex // guards written, firstErr and the progress calls
+	var firstErr error
+	written := 0
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range cfg.Concurrency {
+		wg.Go(func() {
+			s := stdengine.NewSearcher(cfg.Model, 22)
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= cfg.Chunks {
+					return
+				}
+				n, err := ValidChunk(ctx, cfg.Dir, i, cfg.Games, cfg.Seed, o, s)
+				mu.Lock()
+				if err != nil && ctx.Err() == nil && firstErr == nil {
+					firstErr = err
+				}
+				if n > 0 {
+					written++
+					if progress != nil {
+						progress(ChunkDone{Chunk: i, Positions: n, Written: written, Elapsed: time.Since(start)})
+					}
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
 }
 
 // label searches p against o from a cleared table (the colours do not

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -15,11 +16,20 @@ import (
 // process per game, and close it when the leg is over.
 type Engine interface {
 	// Move answers req with a square from req.LegalMoves, or −1 (a pass)
-	// when there is none, within budget. It returns promptly when ctx is
-	// cancelled.
-	Move(ctx context.Context, req *Request, budget time.Duration) (int, error)
+	// when there is none, within budget, with what its search found when
+	// the engine says. It returns promptly when ctx is cancelled.
+	Move(ctx context.Context, req *Request, budget time.Duration) (Answer, error)
 	// Close releases what the engine holds (a process).
 	Close() error
+}
+
+// Answer is an engine's move and, when the engine says, what its search
+// found: the browser table's review draws it, a match ignores it.
+type Answer struct {
+	Move  int      // a square of the request's legal moves, or −1 (a pass)
+	Score *float64 // discs for the mover; nil when the engine does not say
+	Depth int      // the search's completed depth (0: not said)
+	Exact bool     // Score is proven
 }
 
 // ErrEngine marks an engine's own failures: no answer in time, a crash,
@@ -32,14 +42,44 @@ var ErrEngine = errors.New("engine failed")
 type InProcess struct{ E *othello.Engine }
 
 // Move implements Engine.
-func (n InProcess) Move(ctx context.Context, req *Request, budget time.Duration) (int, error) {
+func (n InProcess) Move(ctx context.Context, req *Request, budget time.Duration) (Answer, error) {
 	pos, err := req.Position()
 	if err != nil {
-		return 0, err
+		return Answer{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	return n.E.Choose(ctx, pos).Move, nil
+	d := n.E.Choose(ctx, pos)
+	a := Answer{Move: d.Move, Depth: d.Depth, Exact: d.Exact}
+	if d.Move != othello.Pass {
+		a.Score = &d.Score
+	}
+	return a, nil
+}
+
+// NewRequest is the request FlipSight's connector sends for st (mode,
+// board, side to move, legal moves, placements), the mover's clock and
+// the budget the connector allows, for leg of match.
+func NewRequest(st *othello.State, remaining, budget time.Duration, matchID int64, leg int, revision int64) *Request {
+	legal := st.LegalMoves()
+	if legal == nil {
+		legal = []int{}
+	}
+	board := make([]int, len(st.Cells))
+	for i, v := range st.Cells {
+		board[i] = int(v)
+	}
+	blocked := st.Mode.Blocked()
+	if blocked == nil {
+		blocked = []int{}
+	}
+	rem, bud := remaining.Milliseconds(), budget.Milliseconds()
+	return &Request{
+		Board: board, Color: st.Turn, LegalMoves: legal, GameMode: st.Mode.String(), BoardSize: st.Mode.Size(),
+		BlockedSquares: blocked, Placed: map[string]int{"1": st.Placed[0], "2": st.Placed[1]},
+		RemainingMs: &rem, MatchID: matchID, Leg: leg, Revision: revision,
+		History: json.RawMessage("[]"), BudgetMs: &bud,
+	}
 }
 
 // Close implements Engine: there is nothing to release.

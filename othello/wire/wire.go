@@ -11,6 +11,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 
@@ -78,32 +79,42 @@ type ErrorReply struct {
 }
 
 // ParseReply parses an engine's answer line for a board of the given size:
-// {"move": 19}, {"move": "d3"}, {"move": -1} or {"move": "pass"}. Every
+// {"move": 19}, {"move": "d3"}, {"move": -1} or {"move": "pass"}, with
+// the engine's "score", "depth" and "exact" when it adds them. Every
 // failure is Malformed.
-func ParseReply(line []byte, size int) (int, error) {
+func ParseReply(line []byte, size int) (Answer, error) {
 	var r struct {
-		Move json.RawMessage `json:"move"`
+		Move  json.RawMessage `json:"move"`
+		Score *float64        `json:"score"`
+		Depth int             `json:"depth"`
+		Exact bool            `json:"exact"`
 	}
 	if err := json.Unmarshal(line, &r); err != nil || len(r.Move) == 0 {
-		return 0, malformed("answer %.80q is not {\"move\": …}", line)
+		return Answer{}, malformed("answer %.80q is not {\"move\": …}", line)
+	}
+	a := Answer{Score: r.Score, Depth: r.Depth, Exact: r.Exact}
+	if a.Score != nil && (math.IsNaN(*a.Score) || math.Abs(*a.Score) > float64(size*size)) || a.Depth < 0 {
+		return Answer{}, malformed("answer %.80q: score or depth out of range", line)
 	}
 	var n json.Number
 	if err := json.Unmarshal(r.Move, &n); err == nil {
 		v, err := strconv.Atoi(n.String())
 		if err != nil || v < -1 || v >= size*size {
-			return 0, malformed("move %s outside the board", n)
+			return Answer{}, malformed("move %s outside the board", n)
 		}
-		return v, nil
+		a.Move = v
+		return a, nil
 	}
 	var s string
 	if err := json.Unmarshal(r.Move, &s); err != nil {
-		return 0, malformed("move %.40s is neither a number nor a string", r.Move)
+		return Answer{}, malformed("move %.40s is neither a number nor a string", r.Move)
 	}
 	m, err := othello.ParseMove(s, size)
 	if err != nil {
-		return 0, malformed("%v", err)
+		return Answer{}, malformed("%v", err)
 	}
-	return m, nil
+	a.Move = m
+	return a, nil
 }
 
 // Decode decodes one JSON request (a line of the engine protocol or an HTTP

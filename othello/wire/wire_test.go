@@ -188,7 +188,8 @@ func TestParseReply(t *testing.T) {
 		{`{"move":[1]}`, 8, 0, false},
 	}
 	for _, tc := range tests {
-		got, err := ParseReply([]byte(tc.in), tc.size)
+		a, err := ParseReply([]byte(tc.in), tc.size)
+		got := a.Move
 		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
 			t.Errorf("ParseReply(%q) = %d, %v", tc.in, got, err)
 		}
@@ -207,7 +208,8 @@ func FuzzParseReply(f *testing.F) {
 		if size != 8 && size != 10 {
 			return
 		}
-		m, err := ParseReply(b, size)
+		a, err := ParseReply(b, size)
+		m := a.Move
 		if err == nil && (m < -1 || m >= size*size) {
 			t.Fatalf("ParseReply(%q) = %d outside the board", b, m)
 		}

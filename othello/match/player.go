@@ -1,4 +1,4 @@
-package main
+package match
 
 import (
 	"fmt"
@@ -15,7 +15,8 @@ import (
 	"github.com/botarena/gamebot/othello/wire"
 )
 
-// A player is what -a or -b names. The spec "engine", or
+// A Player is an engine a match plays, as othello-match's -a and -b name
+// it. The spec "engine", or
 // "engine:key=value,…", is this binary's engine played in process, with
 // the options of othello-engine's flags of the same names:
 //
@@ -29,20 +30,20 @@ import (
 //
 // An unknown option or a bad value is an error naming it. Any other spec
 // is a command (run with /bin/sh -c, one process per leg) speaking the
-// JSON-line protocol, or NBoard for B with -b-nboard.
-type player struct {
-	spec    string
-	inProc  *othello.EngineOptions // nil: a command
-	nboard  bool                   // the command speaks NBoard
-	nbDir   string
-	nbDepth int
+// JSON-line protocol, or NBoard when NBoard is set.
+type Player struct {
+	Spec    string
+	InProc  *othello.EngineOptions // nil: a command
+	NBoard  bool                   // the command speaks NBoard
+	NBDir   string                 // its working directory
+	NBDepth int                    // "set depth N" when > 0
 }
 
 const engineSpec = "engine"
 
-// parsePlayer reads a spec.
-func parsePlayer(spec string) (player, error) {
-	p := player{spec: spec}
+// ParsePlayer reads a spec.
+func ParsePlayer(spec string) (Player, error) {
+	p := Player{Spec: spec}
 	name, opts, hasOpts := strings.Cut(spec, ":")
 	if name != engineSpec {
 		if strings.TrimSpace(spec) == "" {
@@ -52,7 +53,7 @@ func parsePlayer(spec string) (player, error) {
 	}
 	set := othello.DefaultStd()
 	o := othello.EngineOptions{TTBits: 19, Pool: 1, Std: &set}
-	p.inProc = &o
+	p.InProc = &o
 	if !hasOpts {
 		return p, nil
 	}
@@ -74,8 +75,8 @@ func parsePlayer(spec string) (player, error) {
 	return p, nil
 }
 
-func (p *player) setOption(key, val string) error {
-	o := p.inProc
+func (p *Player) setOption(key, val string) error {
+	o := p.InProc
 	intIn := func(lo, hi int) (int, error) {
 		n, err := strconv.Atoi(val)
 		if err != nil || n < lo || n > hi {
@@ -127,13 +128,14 @@ func (p *player) setOption(key, val string) error {
 	return err
 }
 
-// newEngine starts the player's engine for one leg.
-func (p player) newEngine(stderr io.Writer) wire.Engine {
+// NewEngine starts the player's engine for one leg (stderr: the
+// command's, nil discards it).
+func (p Player) NewEngine(stderr io.Writer) wire.Engine {
 	switch {
-	case p.inProc != nil:
-		return wire.InProcess{E: othello.NewEngine(*p.inProc)}
-	case p.nboard:
-		return &nboard.Engine{Command: p.spec, Dir: p.nbDir, Depth: p.nbDepth, Stderr: stderr}
+	case p.InProc != nil:
+		return wire.InProcess{E: othello.NewEngine(*p.InProc)}
+	case p.NBoard:
+		return &nboard.Engine{Command: p.Spec, Dir: p.NBDir, Depth: p.NBDepth, Stderr: stderr}
 	}
-	return &jsonline.Engine{Command: p.spec, Stderr: stderr}
+	return &jsonline.Engine{Command: p.Spec, Stderr: stderr}
 }
