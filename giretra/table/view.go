@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
@@ -350,15 +349,8 @@ func cardCodes(s giretra.Set, m giretra.Mode) []cardCode {
 
 // parseCard reads a two-character code.
 func parseCard(s string) (giretra.Card, bool) {
-	if len(s) != 2 {
-		return giretra.NoCard, false
-	}
-	r := strings.IndexByte("789TJQKA", s[0])
-	su := strings.IndexByte("CDHS", s[1])
-	if r < 0 || su < 0 {
-		return giretra.NoCard, false
-	}
-	return giretra.NewCard(giretra.Rank(r), giretra.Suit(su)), true
+	var c giretra.Card
+	return c, c.UnmarshalText([]byte(s)) == nil
 }
 
 // Words for people (and for screen readers: no suit symbols).
