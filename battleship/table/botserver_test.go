@@ -110,7 +110,8 @@ func TestNoLeak(t *testing.T) {
 	for i, fleet := range []string{"a", "b"} {
 		ts := newTestServer(t, Config{}, "")
 		url := bot.URL + "/bot?fleet=" + fleet
-		id, seq := startAgainst(t, ts, url, "you")
+		id, _ := startAgainst(t, ts, url, "you")
+		var seq int
 		// A sunk 3-ship, then misses against both fleets.
 		for _, a := range []string{`{"x": 0, "y": 0}`, `{"x": 1, "y": 0}`, `{"at": "2,0"}`, `{"x": 3, "y": 3}`, `{"x": 5, "y": 0}`} {
 			seq, _ = ts.until(t, id, func(v View) bool { return v.Turn == "you" })

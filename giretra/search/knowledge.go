@@ -82,8 +82,7 @@ func Infer(seat giretra.Position, hand giretra.Set, hs *giretra.HandState) Knowl
 // observe records the cards of trick t and what each card reveals.
 func (k *Knowledge) observe(t *giretra.Trick) {
 	m := k.Mode
-	var part giretra.Trick
-	part = giretra.NewTrick(t.Leader)
+	part := giretra.NewTrick(t.Leader)
 	for i := range int(t.N) {
 		c := t.Cards[i]
 		if c > 31 {

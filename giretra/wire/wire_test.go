@@ -89,7 +89,6 @@ func TestSeedGolden(t *testing.T) {
 // dialect and the server-side decoder, and checks nothing is lost.
 type roundTrip struct {
 	t       *testing.T
-	d       giretra.Player
 	dialect Dialect
 	rng     *rand.Rand
 	mul     giretra.Multiplier

@@ -202,7 +202,7 @@ func TestWatchMatch(t *testing.T) {
 	}
 	code, b = c.do("GET", "/play/tables/"+cr.ID+"/record", "")
 	legs, err := record.Read(strings.NewReader(string(b)))
-	if err != nil || len(legs) != 2 {
+	if code != 200 || err != nil || len(legs) != 2 {
 		t.Fatalf("record: %v %s", err, b)
 	}
 	if strings.Join(legs[0].Opening, "") != strings.Join(legs[1].Opening, "") || len(legs[0].Opening) != 8 {
