@@ -35,11 +35,16 @@
     box.textContent = "";
     v.legs.forEach((leg, li) => {
       const board = el("div", { class: "board", id: "board-" + li, role: "grid", "aria-label": leg.title });
-      board.style.gridTemplateColumns = `repeat(${v.size}, 1fr)`;
+      // Column letters above and row numbers beside, as moves are typed.
+      board.style.gridTemplateColumns = `0.6fr repeat(${v.size}, 1fr)`;
+      board.style.gridTemplateRows = `0.6fr repeat(${v.size}, 1fr)`;
+      board.append(el("span", { class: "lab", "aria-hidden": "true" }));
+      for (let c = 0; c < v.size; c++) board.append(el("span", { class: "lab", "aria-hidden": "true" }, String.fromCharCode(97 + c)));
       for (let sq = 0; sq < v.size * v.size; sq++) {
         const name = sqName(sq, v.size);
+        if (sq % v.size === 0) board.append(el("span", { class: "lab", "aria-hidden": "true" }, String(sq / v.size + 1)));
         board.append(el("button", {
-          class: "sq", type: "button", id: `sq-${li}-${name}`, tabindex: "-1", dataset: { sq: name, leg: li },
+          class: "sq", type: "button", id: `sq-${li}-${name}`, tabindex: "-1", dataset: { sq: name, leg: li, i: sq },
           onclick: () => play(li, name), onkeydown: (e) => keys(e, li, sq, v.size),
         }));
       }
@@ -91,9 +96,8 @@
       const board = $("#board-" + li);
       const legal = new Set(leg.legal || []);
       if (legal.size) mine = li;
-      for (const b of board.children) {
-        const i = [...board.children].indexOf(b);
-        const c = leg.cells[i];
+      for (const b of board.querySelectorAll("button.sq")) {
+        const c = leg.cells[Number(b.dataset.i)];
         let cls = "sq";
         let what = "empty";
         if (c === "x") { cls += " x"; what = "black"; } else if (c === "o") { cls += " o"; what = "white"; } else if (c === "#") { cls += " blocked"; what = "blocked"; }
