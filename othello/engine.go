@@ -145,7 +145,7 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 	}
 	key := clockKey{p.MatchID, p.Leg, p.State.Turn}
 	overhead := e.observe(key, p.RemainingMs)
-	soft, hard := e.timePlan(p, overhead)
+	soft, hard, failLow := e.timePlan(p, overhead)
 	deadline := start.Add(hard)
 	defer func() { e.record(key, p.RemainingMs, time.Since(start)) }()
 	maxDepth := 64
@@ -154,6 +154,10 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		if e.opts.FixedTime <= 0 {
 			soft, deadline = 0, time.Time{}
 		}
+	}
+	var failLowDeadline time.Time
+	if !deadline.IsZero() && failLow > hard {
+		failLowDeadline = start.Add(failLow)
 	}
 	st := p.State
 	exact := exactEmptiesFor(hard, st.Mode.Size())
@@ -172,9 +176,9 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		if model == nil {
 			model = stdengine.Embedded()
 		}
-		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, maxDepth)
+		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, maxDepth)
 	case st.Mode == Anti && e.std.AntiModel != nil:
-		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, maxDepth)
+		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, failLowDeadline, maxDepth)
 	default:
 		d = e.chooseVariant(ctx, p, soft, deadline, maxDepth, exact)
 	}
@@ -192,7 +196,7 @@ const (
 
 // chooseStd searches a std position, or an anti one with an anti model,
 // with the std engine.
-func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline time.Time, maxDepth int) Decision {
+func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline, failLow time.Time, maxDepth int) Decision {
 	s, ok := pool.get()
 	if !ok {
 		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
@@ -202,7 +206,7 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Mo
 	st := p.State
 	pl, op := st.Bitboards()
 	exact := exactEmptiesFor(time.Until(deadline), 8)
-	lim := stdengine.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, MidgameSel: e.std.MidgameSel,
+	lim := stdengine.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, FailLowDeadline: failLow, MidgameSel: e.std.MidgameSel,
 		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact}
 	if st.Empties() > exact {
 		lim.SolveAfter = stdSolveAfterSelective
@@ -365,10 +369,12 @@ func (e *Engine) record(k clockKey, remaining int64, took time.Duration) {
 }
 
 // timePlan turns the clock into a soft limit (no new iteration after 60% of
-// it) and a hard deadline. Both legs of a match run at once, and the
-// connector kills the engine at budget_ms, so the hard limit stays well
-// below both the budget and the remaining clock.
-func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration) {
+// it), a hard deadline, and the later deadline of an iteration that fails
+// low (twice the hard one, within three quarters of the budget and half
+// of what is usable; fixed-time play never extends). Both legs of a match
+// run at once, and the connector kills the engine at budget_ms, so the
+// limits stay well below both the budget and the remaining clock.
+func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard, failLow time.Duration) {
 	rem, budget := p.RemainingMs, p.BudgetMs
 	if budget <= 0 {
 		budget = rem - 750
@@ -417,7 +423,12 @@ func (e *Engine) timePlan(p *Position, overhead int64) (soft, hard time.Duration
 	softMs = min(softMs, hardMs)
 	hardMs = max(hardMs, minThinkMs)
 	softMs = max(softMs, minThinkMs)
-	return time.Duration(softMs) * time.Millisecond, time.Duration(hardMs) * time.Millisecond
+	failLowMs := hardMs
+	if e.opts.FixedTime <= 0 {
+		failLowMs = max(hardMs, min(2*hardMs, budget*3/4, usable/2))
+	}
+	ms := time.Millisecond
+	return time.Duration(softMs) * ms, time.Duration(hardMs) * ms, time.Duration(failLowMs) * ms
 }
 
 // Position is what Choose searches: the state, the moves the server

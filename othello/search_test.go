@@ -151,9 +151,14 @@ func TestTimePlan(t *testing.T) {
 		for i := range s.Cells[:64-tc.empties] {
 			s.Cells[i] = Black
 		}
-		soft, hard := e.timePlan(&Position{State: s, RemainingMs: tc.rem, BudgetMs: tc.budget}, overheadMs)
-		if soft > hard || hard < minThinkMs*time.Millisecond {
-			t.Errorf("%+v: soft %v hard %v", tc, soft, hard)
+		soft, hard, failLow := e.timePlan(&Position{State: s, RemainingMs: tc.rem, BudgetMs: tc.budget}, overheadMs)
+		if soft > hard || hard < minThinkMs*time.Millisecond || failLow < hard {
+			t.Errorf("%+v: soft %v hard %v fail-low %v", tc, soft, hard, failLow)
+		}
+		// A root that fails low may go on, within three quarters of the
+		// budget (the connector kills at the budget) and half the clock.
+		if budget := tc.budget; budget > 0 && failLow > hard && (failLow > time.Duration(budget*3/4)*time.Millisecond || failLow > time.Duration(tc.rem/2)*time.Millisecond) {
+			t.Errorf("%+v: fail-low deadline %v", tc, failLow)
 		}
 		if lim := time.Duration(max(tc.budget/2, minThinkMs)) * time.Millisecond; tc.budget > 0 && hard > lim {
 			t.Errorf("%+v: hard %v above half the budget", tc, hard)
@@ -179,7 +184,7 @@ func TestTimePlan(t *testing.T) {
 		for i := range s.Cells[:64-tc.empties] {
 			s.Cells[i] = Black
 		}
-		_, hard := e.timePlan(&Position{State: s, RemainingMs: tc.rem, BudgetMs: 10000}, overheadMs)
+		_, hard, _ := e.timePlan(&Position{State: s, RemainingMs: tc.rem, BudgetMs: 10000}, overheadMs)
 		if got := exactEmptiesFor(hard, 8); got < tc.want {
 			t.Errorf("%d ms left at %d empties: hard %v solves from %d empties", tc.rem, tc.empties, hard, got)
 		}
@@ -201,8 +206,8 @@ func TestChooseRespectsBudget(t *testing.T) {
 			continue
 		}
 		p := &Position{State: s, Legal: legal, RemainingMs: 60000, BudgetMs: 400}
-		soft, hard := e.timePlan(p, overheadMs)
-		if hard > 200*time.Millisecond || soft > hard {
+		soft, hard, failLow := e.timePlan(p, overheadMs)
+		if hard > 200*time.Millisecond || soft > hard || failLow > 300*time.Millisecond {
 			t.Errorf("%v: plan soft %v hard %v with budget_ms 400", mode, soft, hard)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -234,8 +239,8 @@ func TestOverheadAdapts(t *testing.T) {
 	}
 	s := NewState(Std)
 	p := &Position{State: s, RemainingMs: rem, BudgetMs: 10000}
-	softFast, _ := e.timePlan(p, overheadMs)
-	softSlow, _ := e.timePlan(p, last)
+	softFast, _, _ := e.timePlan(p, overheadMs)
+	softSlow, _, _ := e.timePlan(p, last)
 	if softSlow >= softFast {
 		t.Fatalf("soft %v with overhead %d, %v without", softSlow, last, softFast)
 	}

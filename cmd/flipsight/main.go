@@ -60,7 +60,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	noStream := fs.Bool("no-stream", false, "poll only, without the event stream")
 	api := fs.String("api", flipsight.DefaultAPI, "agent API URL (HTTPS)")
 	streamURL := fs.String("stream-url", flipsight.DefaultStream, "event stream URL (HTTPS, on the API host)")
-	maxThink := fs.Float64("max-think-seconds", 10, "cap per move in seconds (0: no cap, remaining − 0.75 s; max 300)")
+	// No cap by default: our engine plans its clock (at most half the
+	// budget a move, and its fail-low extension within three quarters of
+	// it), and the connector kills it at the budget anyway. The official
+	// connector's 10 s guards engines that do not plan; for ours it
+	// halved the first exact solve's time.
+	maxThink := fs.Float64("max-think-seconds", 0, "cap per move in seconds (0: no cap, remaining − 0.75 s, the engine plans its clock; max 300)")
 	ttBits := fs.Uint("tt-bits", 19, "built-in engine: log2 of transposition-table entries (10–26)")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
@@ -117,8 +122,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		newEngine = func() wire.Engine { return &jsonline.Engine{Command: *engineCmd, Stderr: stderr} }
 		name = fmt.Sprintf("engine command (%d chars)", len(*engineCmd))
 	default:
-		eng := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 2})
-		newEngine = func() wire.Engine { return wire.InProcess{E: eng} }
+		// One engine, one searcher and its table, per (match, leg): the two
+		// legs of a match never take each other's table.
+		newEngine = func() wire.Engine {
+			return wire.InProcess{E: othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 1})}
+		}
 	}
 	env := flipsight.Environment{CPU: *cpuName, OS: osName(), Engine: *engineName, Practice: *practice}
 	if env.CPU == "" {

@@ -15,6 +15,12 @@ type Limits struct {
 	Soft time.Duration
 	// Deadline abandons the running iteration (zero: none).
 	Deadline time.Time
+	// FailLowDeadline, when later than Deadline, is the deadline of an
+	// iteration whose best move failed low (scored below the last
+	// iteration's window): its move is no longer trusted, and stopping
+	// there would play it (Edax's rule: do not stop while the root fails
+	// low). Zero: never extended.
+	FailLowDeadline time.Time
 	// MidgameSel is the selectivity of the midgame iterations: a
 	// multi-ProbCut level, 0 (1.0σ) … SelExact (no ProbCut).
 	MidgameSel int
@@ -158,6 +164,9 @@ func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []
 			}
 			if best <= lo && lo > -64 {
 				lo = -64 // fail low: every move is worse than hoped
+				if lim.FailLowDeadline.After(s.deadline) {
+					s.deadline = lim.FailLowDeadline
+				}
 				sortRoots()
 				continue
 			}
