@@ -117,6 +117,12 @@ func launchBot(ctx context.Context, dir string, log func(string)) (*botProcess, 
 	if log == nil {
 		log = func(string) {}
 	}
+	// The commands run in dir and name their files relative to it: an
+	// absolute dir keeps a relative one from being joined twice (once by
+	// resolveFile, once by exec against cmd.Dir).
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	m, err := meta.Read(dir)
 	if err != nil {
 		return nil, &InfraError{err}

@@ -46,9 +46,12 @@ func Main(name string, run Run, statuses ...Status) {
 	os.Exit(Code(name, err, os.Stderr, statuses...))
 }
 
-// Code is Main's exit status for err (tests call it).
+// Code is Main's exit status for err (tests call it): 0 for nil and for
+// flag.ErrHelp.
 func Code(name string, err error, stderr io.Writer, statuses ...Status) int {
-	if err == nil {
+	// A help request (-h) printed the usage: that is an answer, not a
+	// failure.
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	other := 1

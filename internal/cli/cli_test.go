@@ -24,6 +24,8 @@ func TestCode(t *testing.T) {
 		{token, statuses, 2, false},
 		{errors.New("other"), statuses, 5, true},
 		{errors.New("other"), nil, 1, true},
+		{flag.ErrHelp, statuses, 0, false},
+		{fmt.Errorf("flags: %w", flag.ErrHelp), nil, 0, false},
 	}
 	for _, tc := range tests {
 		var stderr bytes.Buffer
