@@ -13,12 +13,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +32,8 @@ import (
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
 	"github.com/botarena/gamebot/othello/match"
+	"github.com/botarena/gamebot/othello/record"
+	othelloreport "github.com/botarena/gamebot/othello/report"
 	"github.com/botarena/gamebot/othello/wire"
 )
 
@@ -69,8 +75,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	nbDepth := fs.Int("nboard-depth", 0, "NBoard engine B: set depth N (0: engine default)")
 	nbDir := fs.String("nboard-dir", "", "NBoard engine B: working directory (where it finds its data)")
 	sprtFlag := fs.String("sprt", "", "stop early on a sequential test of A−B Elo: \"elo0,elo1\" (α = β = 0.05), e.g. \"0,30\"")
+	recordDir := fs.String("record", "", "write each match's two legs to this folder (othello/record: othello-match report reads them)")
+	if len(args) > 0 && args[0] == "report" {
+		return report(args[1:], stderr)
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *recordDir != "" {
+		if err := os.MkdirAll(*recordDir, 0o755); err != nil {
+			return err
+		}
 	}
 	if *engA == "" || *engB == "" {
 		return errors.New("both -a and -b engines are required")
@@ -132,7 +147,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if *bNBoard && mode != othello.Std {
 			return fmt.Errorf("NBoard engines play std only, not %v", mode)
 		}
-		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB}
+		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB, record: *recordDir}
 		t := playMode(ctx, mode, *n, *par, *seed, [2]match.Player{a, b}, lim, sprt, *quiet, stdout, stderr)
 		printSummary(stdout, mode, t)
 		failedA = failedA || len(t.failures[0]) > 0
@@ -148,7 +163,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 }
 
 // limits are the clocks and budget caps of a run.
-type limits struct{ clock, maxThink, clockB, maxThinkB time.Duration }
+type limits struct {
+	clock, maxThink, clockB, maxThinkB time.Duration
+	record                             string // the records' folder ("": none)
+}
 
 func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, players [2]match.Player, lim limits, sprt *stats.SPRT, quiet bool, stdout, stderr io.Writer) *tally {
 	t := &tally{failures: [2]map[string]int{{}, {}}}
@@ -167,11 +185,17 @@ func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, p
 					Mode: mode, Clock: lim.clock, MaxThink: lim.maxThink, ClockB: lim.clockB, MaxThinkB: lim.maxThinkB, MatchID: int64(i + 1),
 					NewEngine: func(p, _ int) wire.Engine { return players[p].NewEngine(stderr) },
 				}
+				began := time.Now()
 				res := match.Play(ctx, cfg, start, opening)
 				if ctx.Err() != nil {
 					// Cut short (its legs were adjudicated as engine
 					// failures): not a result.
 					continue
+				}
+				if lim.record != "" {
+					if err := writeRecords(lim.record, mode, i, res.Records(cfg, [2]string{players[0].Spec, players[1].Spec}, began)); err != nil {
+						fmt.Fprintf(stderr, "othello-match: record: %v\n", err)
+					}
 				}
 				mu.Lock()
 				t.add(res)
@@ -288,4 +312,54 @@ func printSummary(w io.Writer, mode othello.Mode, t *tally) {
 	for p, name := range []string{"A", "B"} {
 		fmt.Fprintf(w, "   %s: failures %v; mean answer %v, longest %v\n", name, t.failures[p], mean(p).Round(time.Millisecond), t.maxMove[p].Round(time.Millisecond))
 	}
+}
+
+// writeRecords writes a match's legs to dir, a file a match.
+func writeRecords(dir string, mode othello.Mode, i int, legs [2]record.Leg) error {
+	var b bytes.Buffer
+	for k := range legs {
+		if err := record.Append(&b, &legs[k]); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-match-%04d.jsonl", mode, i+1)), b.Bytes(), 0o644)
+}
+
+// report writes the leg viewer (othello/report) of record files and
+// folders: othello-match report -o legs.html FILE|DIR…
+func report(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("othello-match report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "othello-report.html", "the page to write")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("report: name record files or folders (othello-match -record, gamebot play's records/othello)")
+	}
+	var legs []record.Leg
+	for _, a := range fs.Args() {
+		names := []string{a}
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			names, _ = filepath.Glob(filepath.Join(a, "*.jsonl"))
+			slices.Sort(names)
+		}
+		for _, n := range names {
+			f, err := os.Open(n)
+			if err != nil {
+				return err
+			}
+			l, err := record.Read(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", n, err)
+			}
+			legs = append(legs, l...)
+		}
+	}
+	var b bytes.Buffer
+	if err := othelloreport.Write(&b, legs, othelloreport.Options{Tool: "othello-match report"}); err != nil {
+		return err
+	}
+	return os.WriteFile(*out, b.Bytes(), 0o644)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/record"
 )
 
 // The test binary doubles as an engine: with OTHELLO_TEST_ENGINE=1 it
@@ -189,5 +191,41 @@ func TestInProcessEngine(t *testing.T) {
 		return m
 	}) != out.String() {
 		t.Errorf("unequal totals:\n%s", out.String())
+	}
+}
+
+// TestRecordAndReport: -record writes each match's two legs in every mode
+// as othello/record reads them (the engine's score and depth with each
+// move), and report turns the folder into the leg viewer.
+func TestRecordAndReport(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	err := run(t.Context(), []string{"-mode", "all", "-n", "1", "-a", "engine:depth=2", "-b", "engine:depth=1", "-seed", "4", "-q", "-record", dir}, cli.Env(nil), nil, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	for _, mode := range othello.Modes() {
+		f, err := os.Open(filepath.Join(dir, mode.String()+"-match-0001.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		legs, err := record.Read(f)
+		f.Close()
+		if err != nil || len(legs) != 2 || legs[0].Players[0].Name != "engine:depth=2" || legs[1].Players[1].Name != "engine:depth=2" {
+			t.Fatalf("%v: %d legs, %v", mode, len(legs), err)
+		}
+		if m := legs[0].Moves[0]; m.Score == nil || m.Depth == 0 || m.RemainingMs == nil {
+			t.Errorf("%v: the first move's record %+v lacks the engine's answer", mode, m)
+		}
+	}
+	page := filepath.Join(dir, "legs.html")
+	if err := run(t.Context(), []string{"report", "-o", page, dir}, cli.Env(nil), nil, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(page); !strings.Contains(string(b), "Leg viewer") {
+		t.Fatal("no viewer in the report")
+	}
+	if err := run(t.Context(), []string{"report", "-o", page}, cli.Env(nil), nil, &out, &errb); err == nil {
+		t.Fatal("a report of nothing")
 	}
 }

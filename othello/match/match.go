@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/wire"
 )
 
@@ -60,6 +61,9 @@ type Leg struct {
 	Passes           int
 	MaxMove          [2]time.Duration // longest answer per colour
 	Used             [2]time.Duration // clock used per colour
+	// Played are the leg's moves as a record keeps them: each with its
+	// time, the mover's clock after it and what the engine said of it.
+	Played []record.Move
 }
 
 // Result is the outcome of a match.
@@ -94,6 +98,52 @@ func RandomOpening(mode othello.Mode, rng *rand.Rand) (*othello.State, []int) {
 			return s, moves
 		}
 	}
+}
+
+// Records are the match's legs as othello/record keeps them (the viewer
+// of othello/report reads them): names are A's and B's.
+func (r *Result) Records(cfg Config, names [2]string, started time.Time) [2]record.Leg {
+	var out [2]record.Leg
+	size := cfg.Mode.Size()
+	opening := make([]string, len(r.Opening))
+	for i, m := range r.Opening {
+		opening[i] = othello.SquareName(m, size)
+	}
+	start := record.StartRandom
+	if len(opening) == 0 {
+		start = record.StartInitial
+	}
+	for i, l := range r.Legs {
+		black := l.BlackParticipant
+		rec := record.Leg{Version: record.Version, Mode: cfg.Mode.String(), Start: start, Opening: opening,
+			Players: [2]record.Player{{Name: names[black], Kind: "engine"}, {Name: names[1-black], Kind: "engine"}},
+			ClockMs: cfg.Clock.Milliseconds(), Match: fmt.Sprint(cfg.MatchID), LegNo: i, Started: started.UTC().Truncate(time.Millisecond),
+			Moves: l.Played}
+		res := record.Result{Black: l.Discs[0], White: l.Discs[1], Reason: record.ReasonEnd}
+		switch l.Failure {
+		case FailTimeout:
+			res.Reason = record.ReasonTimeout
+		case FailIllegal:
+			res.Reason = record.ReasonIllegal
+		case FailEngine:
+			res.Reason = record.ReasonFailed
+		}
+		a, b := l.Result[0], l.Result[1]
+		if cfg.Mode == othello.Anti {
+			a, b = b, a
+		}
+		switch {
+		case a > b:
+			res.Winner = "black"
+		case b > a:
+			res.Winner = "white"
+		default:
+			res.Winner = "draw"
+		}
+		rec.Result = &res
+		out[i] = rec
+	}
+	return out
 }
 
 // maxScore is the adjudicated winner's score: the mode's playable squares.
@@ -204,6 +254,11 @@ func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
 		move := ans.Move
 		took := time.Since(t0)
 		clocks[c-1] -= took
+		if err == nil && (move == othello.Pass && len(legal) == 0 || slices.Contains(legal, move)) {
+			rem := max(clocks[c-1], 0).Milliseconds()
+			l.Played = append(l.Played, record.Move{Move: record.MoveName(move, s.Mode.Size()), Ms: took.Milliseconds(),
+				RemainingMs: &rem, Score: ans.Score, Depth: ans.Depth, Exact: ans.Exact})
+		}
 		l.Used[c-1] += took
 		l.MaxMove[c-1] = max(l.MaxMove[c-1], took)
 		switch {

@@ -74,8 +74,9 @@ type Result struct {
 	White  int    `json:"white"`  //
 	Winner string `json:"winner"` // "black", "white" or "draw", by the mode's scoring or the adjudication
 	// Reason: "end" (neither side can move), "timeout", "illegal" (the
-	// loser answered a move the rules forbid), "resigned", "abandoned"
-	// (the table closed first).
+	// loser answered a move the rules forbid), "failed" (the loser's
+	// engine crashed or answered no move), "resigned", "abandoned" (the
+	// table closed first).
 	Reason string `json:"reason"`
 }
 
@@ -84,6 +85,7 @@ const (
 	ReasonEnd       = "end"
 	ReasonTimeout   = "timeout"
 	ReasonIllegal   = "illegal"
+	ReasonFailed    = "failed"
 	ReasonResigned  = "resigned"
 	ReasonAbandoned = "abandoned"
 )
@@ -147,7 +149,7 @@ func (l *Leg) Check() (*Replay, error) {
 	}
 	if res := l.Result; res != nil {
 		switch res.Reason {
-		case ReasonEnd, ReasonTimeout, ReasonIllegal, ReasonResigned, ReasonAbandoned:
+		case ReasonEnd, ReasonTimeout, ReasonIllegal, ReasonFailed, ReasonResigned, ReasonAbandoned:
 		default:
 			return nil, fmt.Errorf("result reason %q", res.Reason)
 		}
