@@ -22,7 +22,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -337,25 +336,9 @@ func report(args []string, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return errors.New("report: name record files or folders (othello-match -record, gamebot play's records/othello)")
 	}
-	var legs []record.Leg
-	for _, a := range fs.Args() {
-		names := []string{a}
-		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
-			names, _ = filepath.Glob(filepath.Join(a, "*.jsonl"))
-			slices.Sort(names)
-		}
-		for _, n := range names {
-			f, err := os.Open(n)
-			if err != nil {
-				return err
-			}
-			l, err := record.Read(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", n, err)
-			}
-			legs = append(legs, l...)
-		}
+	legs, err := record.ReadPaths(fs.Args()...)
+	if err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	if err := othelloreport.Write(&b, legs, othelloreport.Options{Tool: "othello-match report"}); err != nil {

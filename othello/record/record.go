@@ -16,6 +16,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
@@ -252,4 +255,30 @@ func (l *Leg) Transcript() string {
 		}
 	}
 	return b.String()
+}
+
+// ReadPaths reads the legs of record files and of folders of them (their
+// *.jsonl files in name order), in the order given.
+func ReadPaths(paths ...string) ([]Leg, error) {
+	var legs []Leg
+	for _, a := range paths {
+		names := []string{a}
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			names, _ = filepath.Glob(filepath.Join(a, "*.jsonl"))
+			sort.Strings(names)
+		}
+		for _, n := range names {
+			f, err := os.Open(n)
+			if err != nil {
+				return nil, err
+			}
+			l, err := Read(f)
+			f.Close()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", n, err)
+			}
+			legs = append(legs, l...)
+		}
+	}
+	return legs, nil
 }
