@@ -27,6 +27,7 @@ var subcommands = map[string][]string{
 	"giretra-ref":   {"validate", "benchmark", "swiss", "compare", "show", "report", "losses"},
 	"battleref":     {"show", "report"},
 	"othello-train": {"gen", "valid", "fit", "check", "mpc", "openings"},
+	"othello-match": {"report"},
 }
 
 // flagless subcommands take no flag: -h would run them.
