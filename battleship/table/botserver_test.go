@@ -131,22 +131,22 @@ func TestNoLeak(t *testing.T) {
 		runs[i] = map[int]string{}
 		refusals := 0
 		for k, s := range ts.answers() {
-			body := strings.ReplaceAll(string(s.body), url, "URL")
+			body := strings.ReplaceAll(string(s.Body), url, "URL")
 			if strings.Contains(body, "bot_ships") {
-				t.Errorf("fleet %s: answer %d (%s) carries the bot's ships: %s", fleet, k, s.path, body)
+				t.Errorf("fleet %s: answer %d (%s) carries the bot's ships: %s", fleet, k, s.Path, body)
 			}
 			var vb struct {
 				Seq  *int
 				View json.RawMessage
 			}
 			switch {
-			case strings.HasSuffix(s.path, "/battleship/tables"): // the new table's id
-			case json.Unmarshal(s.body, &vb) == nil && vb.Seq != nil && vb.View != nil:
+			case strings.HasSuffix(s.Path, "/battleship/tables"): // the new table's id
+			case json.Unmarshal(s.Body, &vb) == nil && vb.Seq != nil && vb.View != nil:
 				// The view, not the answer's time stamp.
 				runs[i][*vb.Seq] = strings.ReplaceAll(string(vb.View), url, "URL")
 			default:
 				refusals++
-				runs[i][-refusals] = fmt.Sprintf("%s %d %s", s.path[strings.LastIndex(s.path, "/"):], s.status, body)
+				runs[i][-refusals] = fmt.Sprintf("%s %d %s", s.Path[strings.LastIndex(s.Path, "/"):], s.Status, body)
 			}
 		}
 	}
@@ -271,7 +271,7 @@ func TestWaitForTheBotsFleet(t *testing.T) {
 	}))
 	defer hang.Close()
 	id = ts.create(t, `{`+fakeBoard+`, "opponent": "url", "url": "`+hang.URL+`"}`)
-	tb, _, err := ts.hub.Table(id)
+	tb, _, err := ts.Hub.Table(id)
 	if err != nil {
 		t.Fatal(err)
 	}

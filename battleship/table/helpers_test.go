@@ -1,104 +1,39 @@
 package table
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tables "github.com/botarena/gamebot/internal/table"
+	"github.com/botarena/gamebot/internal/table/tabletest"
 )
 
 // testServer is the play hub with the battleship game behind httptest,
-// every answer to an /play/api/ request kept (a seat's JSON, all of it).
+// every answer to the tables' API kept (a seat's JSON, all of it).
 type testServer struct {
-	*httptest.Server
-	hub *tables.Hub
-
-	mu   sync.Mutex
-	sent []sent
+	*tabletest.Server
 }
-
-type sent struct {
-	path   string
-	status int
-	body   []byte
-}
-
-// capture keeps a copy of what it writes.
-type capture struct {
-	http.ResponseWriter
-	status int
-	buf    bytes.Buffer
-}
-
-func (c *capture) WriteHeader(code int) { c.status = code; c.ResponseWriter.WriteHeader(code) }
-func (c *capture) Write(b []byte) (int, error) {
-	c.buf.Write(b)
-	return c.ResponseWriter.Write(b)
-}
-
-// Unwrap gives http.ResponseController the writer underneath.
-func (c *capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 func newTestServer(t *testing.T, cfg Config, records string) *testServer {
 	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 10 * time.Minute // a loaded machine's test bot is slow, not wrong
 	}
-	ts := &testServer{hub: tables.NewHub(tables.HubConfig{Records: records}, Game(cfg))}
-	h := ts.hub.Handler(nil)
-	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := &capture{ResponseWriter: w, status: http.StatusOK}
-		h.ServeHTTP(c, r)
-		if strings.HasPrefix(r.URL.Path, "/play/api/") || strings.HasPrefix(r.URL.Path, "/play/tables/") {
-			ts.mu.Lock()
-			ts.sent = append(ts.sent, sent{path: r.URL.Path, status: c.status, body: bytes.Clone(c.buf.Bytes())})
-			ts.mu.Unlock()
-		}
-	}))
-	t.Cleanup(func() {
-		ts.hub.Close()
-		ts.Close()
-	})
-	return ts
+	return &testServer{tabletest.New(t, tables.NewHub(tables.HubConfig{Records: records}, Game(cfg)))}
 }
 
 func (ts *testServer) call(t *testing.T, method, path, body string) (int, []byte) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, ts.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return ts.Call(t, method, path, body)
 }
 
 func (ts *testServer) create(t *testing.T, options string) string {
 	t.Helper()
-	code, b := ts.call(t, "POST", "/play/api/battleship/tables", options)
-	if code != http.StatusCreated {
-		t.Fatalf("create %s: %d %s", options, code, b)
-	}
-	var c struct{ ID string }
-	if err := json.Unmarshal(b, &c); err != nil || c.ID == "" {
-		t.Fatalf("create answered %s", b)
-	}
-	return c.ID
+	return ts.Create(t, "battleship", options)
 }
 
-// view is the table's view past version after (-1: the current one).
 func (ts *testServer) view(t *testing.T, id string, after int) (int, View, []byte) {
 	t.Helper()
 	code, b := ts.call(t, "GET", fmt.Sprintf("/play/api/tables/%s?after=%d", id, after), "")
@@ -160,10 +95,6 @@ func (ts *testServer) playOut(t *testing.T, id string) View {
 	}
 }
 
-func (ts *testServer) answers() []sent {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return append([]sent(nil), ts.sent...)
-}
+func (ts *testServer) answers() []tabletest.Sent { return ts.Sent() }
 
 func testEnv() tables.Env { return tables.Env{ID: "TESTTABLE", Notify: func() {}} }

@@ -14,6 +14,7 @@ import (
 	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/battleship/report"
 	"github.com/botarena/gamebot/internal/browsertest"
+	"github.com/botarena/gamebot/internal/table/tabletest"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -192,7 +193,7 @@ func probeRefused(t *testing.T, ts *testServer, id, pageSeq string) {
 // the view that ends the game carries the bot's ships, what it says of the
 // bot's waters is only the answers to the person's shots (true to the
 // fleet the end reveals), and the review and the record were not served.
-func checkCaptured(t *testing.T, answers []sent) {
+func checkCaptured(t *testing.T, answers []tabletest.Sent) {
 	t.Helper()
 	type viewBody struct {
 		Seq  *int
@@ -202,7 +203,7 @@ func checkCaptured(t *testing.T, answers []sent) {
 	var fleet map[[2]int]bool
 	for k, s := range answers {
 		var vb viewBody
-		if json.Unmarshal(s.body, &vb) == nil && vb.View != nil && vb.View.Phase == phaseOver {
+		if json.Unmarshal(s.Body, &vb) == nil && vb.View != nil && vb.View.Phase == phaseOver {
 			end, fleet = k, map[[2]int]bool{}
 			for _, sh := range vb.View.BotShips {
 				for i := range sh.Len {
@@ -220,14 +221,14 @@ func checkCaptured(t *testing.T, answers []sent) {
 		t.Fatalf("no view of the end, with the bot's fleet, among %d answers", len(answers))
 	}
 	for k, s := range answers[:end] {
-		if bytes.Contains(s.body, []byte("bot_ships")) {
-			t.Fatalf("answer %d (%s) before the end carries the bot's ships: %s", k, s.path, s.body)
+		if bytes.Contains(s.Body, []byte("bot_ships")) {
+			t.Fatalf("answer %d (%s) before the end carries the bot's ships: %s", k, s.Path, s.Body)
 		}
-		if strings.HasPrefix(s.path, "/play/tables/") && s.status == http.StatusOK {
-			t.Fatalf("answer %d: %s served before the end", k, s.path)
+		if strings.HasPrefix(s.Path, "/play/tables/") && s.Status == http.StatusOK {
+			t.Fatalf("answer %d: %s served before the end", k, s.Path)
 		}
 		var vb viewBody
-		if json.Unmarshal(s.body, &vb) != nil || vb.View == nil {
+		if json.Unmarshal(s.Body, &vb) != nil || vb.View == nil {
 			continue
 		}
 		for _, sh := range vb.View.AtBot {

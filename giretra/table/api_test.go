@@ -40,7 +40,7 @@ func TestScriptedMatch(t *testing.T) {
 	if got := len(last.View.Deals); got != len(m.Deals) || got == 0 {
 		t.Fatalf("%d deals in the view, %d in the record", got, len(m.Deals))
 	}
-	checkSecrets(t, ts.cap.all(), m, giretra.Left)
+	checkSecrets(t, ts.views(), m, giretra.Left)
 
 	var page bytes.Buffer
 	if err := report.Write(&page, ms, report.Options{}); err != nil {
@@ -116,7 +116,7 @@ func TestSetupRefused(t *testing.T) {
 			t.Errorf("%s: %d %s, want %d with %q", tc.name, code, body, tc.code, tc.has)
 		}
 	}
-	if n := len(ts.hub.Tables()); n != 0 {
+	if n := len(ts.Hub.Tables()); n != 0 {
 		t.Fatalf("%d tables made by refused setups", n)
 	}
 }

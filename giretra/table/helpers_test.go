@@ -1,109 +1,55 @@
 package table
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/record"
 	tables "github.com/botarena/gamebot/internal/table"
+	"github.com/botarena/gamebot/internal/table/tabletest"
 )
 
-// capture keeps every view the server sends (the answers to GET
-// …/tables/{id} and to POST …/actions), as the page receives them.
-type capture struct {
-	mu    sync.Mutex
-	views [][]byte
-}
-
-func (c *capture) wrap(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/play/api/tables/") {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		if rec.Code == http.StatusOK {
-			c.mu.Lock()
-			c.views = append(c.views, bytes.Clone(rec.Body.Bytes()))
-			c.mu.Unlock()
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	})
-}
-
-func (c *capture) all() [][]byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([][]byte(nil), c.views...)
-}
-
 // testServer is a hub of the Giretra game, its records in a temporary
-// folder, behind a test server that captures every view.
+// folder, behind a test server that keeps every answer (tabletest).
 type testServer struct {
-	*httptest.Server
-	hub     *tables.Hub
+	*tabletest.Server
 	records string
-	cap     *capture
 }
 
 func newTestServer(t *testing.T) *testServer { return newTestServerWith(t, Config{}) }
 
 func newTestServerWith(t *testing.T, cfg Config) *testServer {
 	t.Helper()
-	ts := &testServer{records: t.TempDir(), cap: &capture{}}
-	ts.hub = tables.NewHub(tables.HubConfig{Records: ts.records}, cfg.Game())
-	ts.Server = httptest.NewServer(ts.cap.wrap(ts.hub.Handler(nil)))
-	t.Cleanup(func() {
-		ts.hub.Close()
-		ts.Close()
-	})
-	return ts
+	records := t.TempDir()
+	return &testServer{tabletest.New(t, tables.NewHub(tables.HubConfig{Records: records}, cfg.Game())), records}
+}
+
+// views are the views the server sent: the answers to GET …/tables/{id}
+// and to POST …/actions, as the page received them.
+func (ts *testServer) views() [][]byte {
+	var out [][]byte
+	for _, s := range ts.Sent() {
+		if strings.HasPrefix(s.Path, "/play/api/tables/") && s.Status == http.StatusOK {
+			out = append(out, s.Body)
+		}
+	}
+	return out
 }
 
 func (ts *testServer) call(t *testing.T, method, path, body string) (int, []byte) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, ts.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return ts.Call(t, method, path, body)
 }
 
 // create sets a table up and returns its id.
 func (ts *testServer) create(t *testing.T, options string) string {
 	t.Helper()
-	code, body := ts.call(t, "POST", "/play/api/giretra/tables", options)
-	if code != http.StatusCreated {
-		t.Fatalf("creating %s: %d %s", options, code, body)
-	}
-	var c struct{ ID string }
-	if err := json.Unmarshal(body, &c); err != nil || c.ID == "" {
-		t.Fatalf("create answered %s", body)
-	}
-	return c.ID
+	return ts.Create(t, "giretra", options)
 }
 
 type viewBody struct {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/internal/table"
+	"github.com/botarena/gamebot/internal/table/tabletest"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/report"
@@ -40,21 +38,15 @@ func testConfig() Config {
 	}}
 }
 
+// client makes a test's requests to a hub served by tabletest.
 type client struct {
 	t   *testing.T
-	srv *httptest.Server
+	srv *tabletest.Server
 }
 
 func (c client) do(method, path, body string) (int, []byte) {
 	c.t.Helper()
-	req, _ := http.NewRequest(method, c.srv.URL+path, strings.NewReader(body))
-	resp, err := c.srv.Client().Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return c.srv.Call(c.t, method, path, body)
 }
 
 type viewBody struct {
@@ -78,10 +70,8 @@ func newHub(t *testing.T, records string) (*table.Hub, client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := table.NewHub(table.HubConfig{Records: records}, g)
-	srv := httptest.NewServer(hub.Handler(nil))
-	t.Cleanup(func() { hub.Close(); srv.Close() })
-	return hub, client{t, srv}
+	srv := tabletest.New(t, table.NewHub(table.HubConfig{Records: records}, g))
+	return srv.Hub, client{t, srv}
 }
 
 func TestSetupRefused(t *testing.T) {
