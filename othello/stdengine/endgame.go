@@ -72,10 +72,12 @@ func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empti
 		}
 	}
 	var buf [32]move
-	list, cut, cv := s.orderEnd(p, o, ply, white, pm, hashMove, empties, beta, buf[:0])
+	list := movesBuf(&buf, pm)
+	k, cut, cv := s.orderEnd(p, o, ply, white, pm, hashMove, empties, beta, list)
 	if cut {
 		return cv
 	}
+	list = list[:k]
 	feat := empties-1 >= featEmpties
 	best, bestSq := -65, noMove
 	a := alpha
@@ -113,12 +115,14 @@ func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empti
 	return best
 }
 
-// orderEnd orders an endgame node's moves: the table's move, then fastest
-// first (fewest opponent replies, corners counting double, little
-// potential mobility), a bonus for a move into an odd region, and from
-// endSortEval empties a shallow search. It tries enhanced transposition
-// cutoffs on the way.
-func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMove, empties, beta int, list []move) ([]move, bool, int) {
+// orderEnd writes an endgame node's moves into list (movesBuf) in order
+// and returns how many: the table's move, then fastest first (fewest
+// opponent replies, corners counting double, little potential mobility),
+// a bonus for a move into an odd region, and from endSortEval empties a
+// shallow search. It tries enhanced transposition cutoffs on the way, as
+// orderMid does.
+func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMove, empties, beta int, list []move) (int, bool, int) {
+	k := 0
 	etc := empties >= endETCEmpties && !s.without.ETC
 	empty := ^(p | o)
 	sd := -1
@@ -138,7 +142,7 @@ func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMov
 			if e := s.tt.probe(cp, co); e != nil && int(e.depth) >= empties-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
 				v := -int(e.upper)
 				s.tt.store(p, o, empties, s.sel, beta-1, beta, v, sq)
-				return list, true, v
+				return 0, true, v
 			}
 		}
 		var sc int32
@@ -164,10 +168,11 @@ func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMov
 				sc -= int32(v) * 128
 			}
 		}
-		list = append(list, move{sq: sq, flips: f, score: sc})
+		list[k] = move{sq: sq, flips: f, score: sc}
+		k++
 	}
-	sortMoves(list)
-	return list, false, 0
+	sortMoves(list[:k])
+	return k, false, 0
 }
 
 // lastMove is the final score with one empty square sq left.

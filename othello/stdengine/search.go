@@ -239,10 +239,12 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 		}
 	}
 	var buf [32]move
-	list, cut, cv := s.orderMid(p, o, ply, white, pm, hashMove, depth, beta, buf[:0])
+	list := movesBuf(&buf, pm)
+	k, cut, cv := s.orderMid(p, o, ply, white, pm, hashMove, depth, beta, list)
 	if cut {
 		return cv
 	}
+	list = list[:k]
 	best, bestSq := -65, noMove
 	a := alpha
 	for i := range list {
@@ -363,6 +365,16 @@ var squareValue = func() (v [64]int32) {
 	return t
 }()
 
+// movesBuf is the list for a node's moves pm: buf (on the caller's stack),
+// or a new one for more moves than it holds (no reachable position is
+// known to have more than 33).
+func movesBuf(buf *[32]move, pm uint64) []move {
+	if n := count(pm); n > len(buf) {
+		return make([]move, n)
+	}
+	return buf[:]
+}
+
 // sortMoves sorts by descending score (insertion sort: lists are short).
 func sortMoves(list []move) {
 	for i := 1; i < len(list); i++ {
@@ -378,11 +390,14 @@ func sortMoves(list []move) {
 
 const corners = 0x8100000000000081
 
-// orderMid builds the move list of a midgame node, best first: the table's
-// move, then by a shallow search (deep nodes) or the opponent's mobility
-// and potential mobility. On the way it tries the enhanced transposition
-// cutoff: a child whose table bound already refutes the node.
-func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMove, depth, beta int, list []move) ([]move, bool, int) {
+// orderMid writes the moves of a midgame node into list (movesBuf) best
+// first and returns how many: the table's move, then by a shallow search
+// (deep nodes) or the opponent's mobility and potential mobility. On the
+// way it tries the enhanced transposition cutoff: a child whose table
+// bound already refutes the node (true, and its value). It returns a
+// count, not the list, so that the caller's array stays on its stack.
+func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMove, depth, beta int, list []move) (int, bool, int) {
+	k := 0
 	etc := depth >= etcMinDepth && !s.without.ETC
 	sd := -1 // shallow search depth for ordering (−1: none)
 	if depth >= sortSearchDepth && !s.without.SortSearch {
@@ -396,7 +411,7 @@ func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMov
 			if e := s.tt.probe(cp, co); e != nil && int(e.depth) >= depth-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
 				v := -int(e.upper)
 				s.tt.store(p, o, depth, s.sel, beta-1, beta, v, sq)
-				return list, true, v
+				return 0, true, v
 			}
 		}
 		var sc int32
@@ -416,8 +431,9 @@ func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMov
 				sc -= int32(v) * 512
 			}
 		}
-		list = append(list, move{sq: sq, flips: f, score: sc})
+		list[k] = move{sq: sq, flips: f, score: sc}
+		k++
 	}
-	sortMoves(list)
-	return list, false, 0
+	sortMoves(list[:k])
+	return k, false, 0
 }
