@@ -52,7 +52,7 @@ func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empti
 	hashMove := noMove
 	useTT := empties >= endTTEmpties
 	if useTT {
-		if e := s.tt.probe(p, o); e != nil {
+		if e, ok := s.tt.probe(p, o); ok {
 			hashMove = int(e.move)
 			if int(e.depth) >= empties && int(e.sel) >= s.sel {
 				lo, hi := int(e.lower), int(e.upper)
@@ -139,7 +139,7 @@ func (s *Searcher) orderEnd(p, o uint64, ply int, white bool, pm uint64, hashMov
 		f := bitboard.Flips(sq, p, o)
 		cp, co := o&^f, p|f|1<<uint(sq)
 		if etc {
-			if e := s.tt.probe(cp, co); e != nil && int(e.depth) >= empties-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
+			if e, ok := s.tt.probe(cp, co); ok && int(e.depth) >= empties-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
 				v := -int(e.upper)
 				s.tt.store(p, o, empties, s.sel, beta-1, beta, v, sq)
 				return 0, true, v

@@ -221,7 +221,7 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 		}
 	}
 	hashMove := noMove
-	if e := s.tt.probe(p, o); e != nil {
+	if e, ok := s.tt.probe(p, o); ok {
 		hashMove = int(e.move)
 		if int(e.depth) >= depth && int(e.sel) >= s.sel {
 			lo, hi := int(e.lower), int(e.upper)
@@ -408,7 +408,7 @@ func (s *Searcher) orderMid(p, o uint64, ply int, white bool, pm uint64, hashMov
 		f := bitboard.Flips(sq, p, o)
 		cp, co := o&^f, p|f|1<<uint(sq)
 		if etc {
-			if e := s.tt.probe(cp, co); e != nil && int(e.depth) >= depth-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
+			if e, ok := s.tt.probe(cp, co); ok && int(e.depth) >= depth-1 && int(e.sel) >= s.sel && -int(e.upper) >= beta {
 				v := -int(e.upper)
 				s.tt.store(p, o, depth, s.sel, beta-1, beta, v, sq)
 				return 0, true, v

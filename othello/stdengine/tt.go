@@ -1,12 +1,26 @@
 package stdengine
 
+import "sync/atomic"
+
 // The transposition table: buckets of two entries, one preferring depth
 // and one always replaced, keyed by the full position. An entry remembers
 // the selectivity its bounds were found at, so that a probable result
 // never answers a search that asks for more certainty.
+//
+// An entry is three words: the data word d (bounds, depth, selectivity,
+// move, generation) and the position's two bitboards each XOR'd with d
+// (Hyatt's lockless hashing, over the full position). The searchers of a
+// parallel search share one table and read and write its words with
+// atomic loads and stores, no lock: an entry torn by two writers (words of
+// both) decodes to a position that is not the one asked for unless the
+// two writes carried the same data, so it reads as a miss, and a hit is
+// always one writer's whole entry. A search on one goroutine reads and
+// writes the same words plainly (shared false): the table behaves the
+// same either way, only the access differs, so a single-thread search
+// finds exactly what it found before the table was shared, at its speed.
 
+// ttEntry is an entry's data.
 type ttEntry struct {
-	p, o         uint64
 	lower, upper int8  // bounds of the score (discs)
 	depth        uint8 // plies searched (≥ empties: to the end)
 	sel          uint8 // selectivity (SelExact: no ProbCut below)
@@ -14,16 +28,34 @@ type ttEntry struct {
 	gen          uint8 // search generation that wrote it
 }
 
+// pack and unpack lay the data out in a word: lower, upper, depth, sel,
+// move and gen, a byte each from the low end.
+func (e ttEntry) pack() uint64 {
+	return uint64(uint8(e.lower)) | uint64(uint8(e.upper))<<8 | uint64(e.depth)<<16 |
+		uint64(e.sel)<<24 | uint64(e.move)<<32 | uint64(e.gen)<<40
+}
+
+func unpack(d uint64) ttEntry {
+	return ttEntry{lower: int8(d), upper: int8(d >> 8), depth: uint8(d >> 16), sel: uint8(d >> 24), move: uint8(d >> 32), gen: uint8(d >> 40)}
+}
+
 const noMove = 255
 
+// slot is an entry's words: p^d, o^d, d.
+type slot [3]uint64
+
 type table struct {
-	e    []ttEntry
+	e    []slot
 	mask uint64
 	gen  uint8
+	// shared: searchers on several goroutines use the table now, so its
+	// words are read and written atomically. Set and cleared only while
+	// no search runs on it.
+	shared bool
 }
 
 func newTable(bits uint) *table {
-	return &table{e: make([]ttEntry, 1<<bits), mask: 1<<bits - 2}
+	return &table{e: make([]slot, 1<<bits), mask: 1<<bits - 2}
 }
 
 func hash(p, o uint64) uint64 {
@@ -33,39 +65,61 @@ func hash(p, o uint64) uint64 {
 	return h ^ h>>32
 }
 
-// probe returns the entry of p, o or nil.
-func (t *table) probe(p, o uint64) *ttEntry {
+// load returns the position and the data word of entry i.
+func (t *table) load(i uint64) (p, o, d uint64) {
+	w := &t.e[i]
+	if t.shared {
+		d = atomic.LoadUint64(&w[2])
+		return atomic.LoadUint64(&w[0]) ^ d, atomic.LoadUint64(&w[1]) ^ d, d
+	}
+	d = w[2]
+	return w[0] ^ d, w[1] ^ d, d
+}
+
+// put writes entry i.
+func (t *table) put(i, p, o, d uint64) {
+	w := &t.e[i]
+	if t.shared {
+		atomic.StoreUint64(&w[0], p^d)
+		atomic.StoreUint64(&w[1], o^d)
+		atomic.StoreUint64(&w[2], d)
+		return
+	}
+	w[0], w[1], w[2] = p^d, o^d, d
+}
+
+// probe returns the entry of p, o, if there is one.
+func (t *table) probe(p, o uint64) (ttEntry, bool) {
 	i := hash(p, o) & t.mask
-	if e := &t.e[i]; e.p == p && e.o == o {
-		return e
+	if ep, eo, d := t.load(i); ep == p && eo == o {
+		return unpack(d), true
 	}
-	if e := &t.e[i+1]; e.p == p && e.o == o {
-		return e
+	if ep, eo, d := t.load(i + 1); ep == p && eo == o {
+		return unpack(d), true
 	}
-	return nil
+	return ttEntry{}, false
 }
 
 // store records a fail-soft result v of a search of (alpha, beta) to
 // depth at selectivity sel.
 func (t *table) store(p, o uint64, depth, sel, alpha, beta, v, move int) {
 	i := hash(p, o) & t.mask
-	e0, e1 := &t.e[i], &t.e[i+1]
-	var e *ttEntry
-	switch {
-	case e0.p == p && e0.o == o:
-		e = e0
-	case e1.p == p && e1.o == o:
-		e = e1
-	case e0.gen != t.gen || int(e0.depth) <= depth:
+	var e ttEntry
+	p0, o0, d0 := t.load(i)
+	if p0 == p && o0 == o {
+		e = unpack(d0)
+	} else if p1, o1, d1 := t.load(i + 1); p1 == p && o1 == o {
+		e, i = unpack(d1), i+1
+	} else {
 		// The depth-preferred slot takes a deeper (or current) result; its
-		// old content moves to the always-replaced slot.
-		*e1 = *e0
-		e = e0
-		e.p, e.o = p, o
-		e.depth, e.sel, e.lower, e.upper = 0, 0, -64, 64
-	default:
-		e = e1
-		e.p, e.o = p, o
+		// old content moves to the always-replaced slot. A new entry keeps
+		// the slot's old move and generation until they are written below.
+		if e0 := unpack(d0); e0.gen != t.gen || int(e0.depth) <= depth {
+			t.put(i+1, p0, o0, d0)
+			e = e0
+		} else {
+			e, i = unpack(d1), i+1
+		}
 		e.depth, e.sel, e.lower, e.upper = 0, 0, -64, 64
 	}
 	d, s := uint8(depth), uint8(sel)
@@ -76,6 +130,7 @@ func (t *table) store(p, o uint64, depth, sel, alpha, beta, v, move int) {
 	default: // keep what a deeper or surer search found
 		if move != noMove && e.move == noMove {
 			e.move = uint8(move)
+			t.put(i, p, o, e.pack())
 		}
 		return
 	}
@@ -98,6 +153,7 @@ func (t *table) store(p, o uint64, depth, sel, alpha, beta, v, move int) {
 	if move != noMove {
 		e.move = uint8(move)
 	}
+	t.put(i, p, o, e.pack())
 }
 
 func (t *table) clear() {
