@@ -4,8 +4,9 @@
 // its own searches), and a selective and an exact endgame. With an anti
 // model (Model.Misere) the same search plays anti. The othello package
 // asks it for std moves and sets its limits from the clock; othello/train
-// fits its evaluation. (Named stdengine, not std, so that call sites do not
-// read as the standard library.)
+// fits its evaluation. With Limits.Threads the search runs on several
+// goroutines sharing its table (parallel.go). (Named stdengine, not std,
+// so that call sites do not read as the standard library.)
 //
 // Boards are two bitboards from the side to move's view (othello/bitboard:
 // bit i is square i, a1 = 0, h1 = 7, a2 = 8, …, h8 = 63). Scores are final

@@ -78,6 +78,14 @@ func (s *Searcher) endgameM(p, o uint64, ply int, white bool, alpha, beta, empti
 		return cv
 	}
 	list = list[:k]
+	if s.busy != nil && empties >= busyMinEmpties {
+		best, bestSq := s.movesShared(p, o, ply, white, alpha, beta, empties, true, list)
+		if s.aborted {
+			return 0
+		}
+		s.tt.store(p, o, empties, s.sel, alpha, beta, best, bestSq)
+		return best
+	}
 	feat := empties-1 >= featEmpties
 	best, bestSq := -65, noMove
 	a := alpha

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/botarena/gamebot/othello/bitboard"
@@ -78,6 +79,19 @@ type Searcher struct {
 	ctx      context.Context
 	deadline time.Time
 	aborted  bool
+
+	rootBuf []rootMove // the root moves, kept between searches
+	plan    []iter     // the root's iterations, kept between searches
+
+	// A parallel search's helpers (parallel.go), made on first use and
+	// kept with the searcher; they share its table.
+	helpers []*Searcher
+	par     parallelState
+	roots   []rootMove     // a helper's own copy of the root moves
+	stop    *atomic.Bool   // a helper's: the main searcher is done
+	busy    *busyTable     // in a parallel search: the children being searched
+	busyTab *busyTable     // the main searcher's, made on first use
+	main    *parallelState // the main searcher's, in a parallel search
 }
 
 // NewSearcher returns a searcher with a table of 2^ttBits entries (24
@@ -123,6 +137,12 @@ func (s *Searcher) checkTime() {
 	}
 	if s.ctx != nil && s.ctx.Err() != nil {
 		s.aborted = true
+	}
+	if s.stop != nil && s.stop.Load() {
+		s.aborted = true
+	}
+	if s.main != nil && s.main.ahead.Load() >= s.main.mainAt.Load() {
+		s.aborted = true // a helper completed this iteration first
 	}
 }
 
@@ -245,6 +265,14 @@ func (s *Searcher) search(p, o uint64, ply int, white bool, alpha, beta, depth i
 		return cv
 	}
 	list = list[:k]
+	if s.busy != nil && depth >= busyMinDepth {
+		best, bestSq := s.movesShared(p, o, ply, white, alpha, beta, depth, false, list)
+		if s.aborted {
+			return 0
+		}
+		s.tt.store(p, o, depth, s.sel, alpha, beta, best, bestSq)
+		return best
+	}
 	best, bestSq := -65, noMove
 	a := alpha
 	for i := range list {
