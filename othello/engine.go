@@ -68,6 +68,17 @@ type EngineOptions struct {
 	// measuring what each part of it brings and for trying another
 	// evaluation.
 	Std *StdSettings
+	// Threads is how many searchers a std search (and an anti one with an
+	// anti model) runs at once, sharing one table (stdengine's parallel
+	// search); 0 or 1: one, the search exactly as alone. The generic
+	// searcher of the other modes searches with one.
+	Threads int
+	// Cores, when set, is shared with the other engines searching on this
+	// machine at the same time (the connector's legs): a search then runs
+	// at most Threads searchers, on the cores free when it starts, and
+	// gives its helpers' cores back when another search starts and finds
+	// none free.
+	Cores *Cores
 }
 
 // StdSettings are the std engine's settings.
@@ -131,8 +142,9 @@ type Decision struct {
 	Score   float64       // expected final disc difference for the mover (estimate unless Exact)
 	Depth   int           // completed search depth
 	Exact   bool          // Score is the proven final result
-	Nodes   uint64        // nodes searched
+	Nodes   uint64        // nodes searched, by every searcher
 	Elapsed time.Duration // wall time of the search
+	Threads int           // searchers it was given: its own and its helpers (0: no search)
 }
 
 // Choose decides the move for a validated position. It always returns a
@@ -168,7 +180,19 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		}
 	}
 	// One engine per mode (doc.go): the std engine plays std, and anti
-	// when an anti model is given; the generic searcher plays the rest.
+	// when an anti model is given; the generic searcher plays the rest,
+	// on one thread.
+	std := st.Mode == Std || st.Mode == Anti && e.std.AntiModel != nil
+	threads := 1
+	if std {
+		threads = max(e.opts.Threads, 1)
+	}
+	var helpers context.Context
+	if e.opts.Cores != nil {
+		var release func()
+		threads, helpers, release = e.opts.Cores.take(threads)
+		defer release()
+	}
 	var d Decision
 	switch {
 	case st.Mode == Std:
@@ -176,13 +200,13 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		if model == nil {
 			model = stdengine.Embedded()
 		}
-		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, maxDepth)
-	case st.Mode == Anti && e.std.AntiModel != nil:
-		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, failLowDeadline, maxDepth)
+		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers)
+	case std:
+		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers)
 	default:
 		d = e.chooseVariant(ctx, p, soft, deadline, maxDepth, exact)
 	}
-	d.Elapsed = time.Since(start)
+	d.Elapsed, d.Threads = time.Since(start), threads
 	return d
 }
 
@@ -195,8 +219,9 @@ const (
 )
 
 // chooseStd searches a std position, or an anti one with an anti model,
-// with the std engine.
-func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline, failLow time.Time, maxDepth int) Decision {
+// with the std engine, on threads searchers (helpers, when set, calls the
+// helpers back).
+func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline, failLow time.Time, maxDepth, threads int, helpers context.Context) Decision {
 	s, ok := pool.get()
 	if !ok {
 		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
@@ -207,7 +232,8 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Mo
 	pl, op := st.Bitboards()
 	exact := exactEmptiesFor(time.Until(deadline), 8)
 	lim := stdengine.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, FailLowDeadline: failLow, MidgameSel: e.std.MidgameSel,
-		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact}
+		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact,
+		Threads: threads, Helpers: helpers}
 	if st.Empties() > exact {
 		lim.SolveAfter = stdSolveAfterSelective
 	}
@@ -450,4 +476,93 @@ func Fallback(p *Position) int {
 		return Pass
 	}
 	return p.Legal[0]
+}
+
+// Cores shares a machine's cores among the engines searching on it at the
+// same time: the FlipSight connector gives one to the engines of all its
+// legs. A search always takes a core for its main searcher (a move is due
+// whatever the machine does) and as many more for helpers as are free,
+// up to what it asks; a search that starts when none is free calls back
+// the helpers of the oldest search that has some, which stop within
+// milliseconds and leave their cores to it. So a leg
+// searches on both cores of a two-core machine while our other leg waits
+// for the opponent, and on one while both legs search. A search keeps
+// the threads it started with, less those called back; cores freed in
+// the middle of a search go to the next one.
+type Cores struct {
+	mu    sync.Mutex
+	n     int
+	used  int     // cores taken: each search's main searcher and its helpers
+	loans []*loan // the searches holding helper cores, oldest first
+	stats CoreStats
+}
+
+// loan is one search's helper cores.
+type loan struct {
+	cores  int
+	cancel context.CancelFunc // calls the helpers back
+}
+
+// CoreStats say what a Cores did.
+type CoreStats struct {
+	Searches   int // searches started
+	Helped     int // … with helpers
+	CalledBack int // searches whose helpers were called back
+	Peak       int // most cores taken at once
+	Used       int // cores taken now
+}
+
+// NewCores returns a Cores of n cores (at least 1).
+func NewCores(n int) *Cores { return &Cores{n: max(n, 1)} }
+
+// Stats returns what c did so far.
+func (c *Cores) Stats() CoreStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Used = c.used
+	return s
+}
+
+// take starts a search that asks for up to want threads. It returns how
+// many it has (at least 1), the context that calls its helpers back (nil
+// without helpers), and release, to call once the search is done.
+func (c *Cores) take(want int) (int, context.Context, func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stats.Searches++
+	if c.used >= c.n && len(c.loans) > 0 {
+		l := c.loans[0]
+		c.loans = c.loans[1:]
+		c.used -= l.cores
+		l.cancel()
+		c.stats.CalledBack++
+	}
+	c.used++
+	threads := 1
+	var l *loan
+	var helpers context.Context
+	if extra := min(want-1, c.n-c.used); extra > 0 {
+		var cancel context.CancelFunc
+		helpers, cancel = context.WithCancel(context.Background())
+		l = &loan{cores: extra, cancel: cancel}
+		c.loans = append(c.loans, l)
+		c.used += extra
+		threads += extra
+		c.stats.Helped++
+	}
+	c.stats.Peak = max(c.stats.Peak, c.used)
+	return threads, helpers, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.used--
+		if l == nil {
+			return
+		}
+		if i := slices.Index(c.loans, l); i >= 0 { // not called back
+			c.loans = slices.Delete(c.loans, i, i+1)
+			c.used -= l.cores
+		}
+		l.cancel()
+	}
 }

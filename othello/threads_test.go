@@ -1,0 +1,125 @@
+package othello
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// TestCores: a search takes a core and the free ones it asks for; one
+// that finds none free calls back the oldest search's helpers; every core
+// comes back when the searches are done.
+func TestCores(t *testing.T) {
+	c := NewCores(2)
+	a, aHelpers, releaseA := c.take(2)
+	if a != 2 || aHelpers == nil {
+		t.Fatalf("alone: %d threads, helpers %v", a, aHelpers)
+	}
+	b, bHelpers, releaseB := c.take(2)
+	if b != 1 || bHelpers != nil {
+		t.Fatalf("while another searches on both cores: %d threads", b)
+	}
+	select {
+	case <-aHelpers.Done():
+	default:
+		t.Fatal("the first search's helpers were not called back")
+	}
+	if s := c.Stats(); s.Used != 2 || s.CalledBack != 1 || s.Helped != 1 || s.Peak != 2 {
+		t.Fatalf("two searches on two cores: %+v", s)
+	}
+	releaseA()
+	d, _, releaseD := c.take(2)
+	if d != 1 {
+		t.Fatalf("one core free: %d threads", d)
+	}
+	releaseB()
+	releaseD()
+	// A third search while two use both cores, neither with helpers:
+	// it searches anyway, on one.
+	_, _, r1 := c.take(1)
+	_, _, r2 := c.take(1)
+	e, _, r3 := c.take(3)
+	if e != 1 {
+		t.Fatalf("no core free, none to call back: %d threads", e)
+	}
+	r1()
+	r2()
+	r3()
+	if s := c.Stats(); s.Used != 0 || s.Searches != 6 || s.Peak != 3 {
+		t.Fatalf("after the searches: %+v", s)
+	}
+	f, _, rf := c.take(4)
+	if f != 2 {
+		t.Fatalf("alone again, asking for 4 of 2 cores: %d threads", f)
+	}
+	rf()
+}
+
+// TestEngineThreads: with two threads the engine solves exactly what one
+// solves (the minimax value), and plays legal moves at a fixed depth.
+func TestEngineThreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 2))
+	e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 64, SolveAt: 64, Threads: 2})
+	for i := range 6 {
+		s := randomPosition(rng, Std, 9)
+		legal := s.LegalMoves()
+		if len(legal) == 0 {
+			continue
+		}
+		want := minimax(s.Clone())
+		d := e.Choose(context.Background(), &Position{State: s, Legal: legal, RemainingMs: 60000, BudgetMs: 10000})
+		if !d.Exact || int(d.Score) != want || d.Threads != 2 {
+			t.Fatalf("#%d: %+v, minimax %d", i, d, want)
+		}
+	}
+	e = NewEngine(EngineOptions{TTBits: 14, MaxDepth: 5, Threads: 2})
+	s := NewState(Std)
+	for !s.Over() {
+		legal := s.LegalMoves()
+		m := Pass
+		if len(legal) > 0 {
+			d := e.Choose(context.Background(), &Position{State: s.Clone(), Legal: legal, RemainingMs: 60000, BudgetMs: 10000})
+			if m = d.Move; !slices.Contains(legal, m) {
+				t.Fatalf("move %d not in %v", m, legal)
+			}
+		}
+		if err := s.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestEnginesShareCores: two engines sharing two cores, as the
+// connector's legs do: the first searches on both, the second, starting
+// while the first searches, takes a core back and searches on one; all
+// come back.
+func TestEnginesShareCores(t *testing.T) {
+	cores := NewCores(2)
+	long := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 64, Threads: 2, Cores: cores})
+	short := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 4, Threads: 2, Cores: cores})
+	rng := rand.New(rand.NewPCG(4, 4))
+	s := randomPosition(rng, Std, 40)
+	pos := &Position{State: s, Legal: s.LegalMoves(), RemainingMs: 60000, BudgetMs: 10000}
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan Decision)
+	go func() { first <- long.Choose(ctx, pos) }() // depth 64 at 40 empties: until cancelled
+	for cores.Stats().Used < 2 {
+		runtime.Gosched()
+	}
+	d := short.Choose(context.Background(), &Position{State: s.Clone(), Legal: s.LegalMoves(), RemainingMs: 60000, BudgetMs: 10000})
+	if d.Threads != 1 || d.Depth != 4 || !slices.Contains(pos.Legal, d.Move) {
+		t.Errorf("the second search: %+v", d)
+	}
+	if st := cores.Stats(); st.CalledBack != 1 || st.Peak != 2 {
+		t.Errorf("cores while both searched: %+v", st)
+	}
+	cancel()
+	if d := <-first; d.Threads != 2 || !slices.Contains(pos.Legal, d.Move) {
+		t.Errorf("the first search: %+v", d)
+	}
+	if st := cores.Stats(); st.Used != 0 {
+		t.Errorf("cores after both searches: %+v", st)
+	}
+}
