@@ -29,6 +29,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	depth := fs.Int("depth", 0, "fixed search depth (0: time managed from remaining_ms)")
 	moveTime := fs.Duration("movetime", 0, "fixed time per move instead of time management (still capped by budget_ms)")
 	ttBits := fs.Uint("tt-bits", 19, "log2 of transposition-table entries (10–26)")
+	threads := fs.Int("threads", 1, "std: searchers at once, a parallel search (1–64); the connector runs an engine per leg, each with its own")
 	verbose := fs.Bool("v", false, "log every move (depth, score, nodes) to stderr")
 	set := othello.DefaultStd()
 	fs.IntVar(&set.MidgameSel, "std-sel", set.MidgameSel, "std: midgame ProbCut selectivity, 0 (1.0σ) … 4 (2.6σ); 5: no ProbCut")
@@ -66,6 +67,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if *ttBits < 10 || *ttBits > 26 {
 		return fmt.Errorf("-tt-bits %d outside 10–26", *ttBits)
 	}
+	if *threads < 1 || *threads > 64 {
+		return fmt.Errorf("-threads %d outside 1–64", *threads)
+	}
 	if *depth < 0 || *depth > 64 {
 		return fmt.Errorf("-depth %d outside 0–64", *depth)
 	}
@@ -77,6 +81,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	eng := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, MaxDepth: *depth, FixedTime: *moveTime, Pool: 1, Std: &set})
+	eng := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, MaxDepth: *depth, FixedTime: *moveTime, Pool: 1, Std: &set, Threads: *threads})
 	return jsonline.Serve(ctx, eng, stdin, stdout, logger)
 }

@@ -2,9 +2,10 @@
 // engines — commands speaking the connector's --engine JSON-line protocol
 // (or NBoard), or this binary's own engine in process (player.go):
 // random 12-disc starts, colours swapped between the legs, both legs at
-// once, a clock per leg per colour, adjudication of legs lost on time or by
-// an illegal answer. It prints one line per match and a summary: A's score
-// (draws half) with its 95% interval and the Elo difference it implies.
+// once (-sequential: one after the other), a clock per leg per colour,
+// adjudication of legs lost on time or by an illegal answer. It prints
+// one line per match and a summary: A's score (draws half) with its 95%
+// interval and the Elo difference it implies.
 // The openings come from -seed (default 1; 0 draws a seed and prints it).
 // Interrupted (SIGINT, SIGTERM), it summarises the matches finished.
 //
@@ -61,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	stderr = jsonline.SyncWriter(stderr) // shared by every engine process
 	modes := fs.String("mode", "std", "game mode: std, anti, grand, octagon, reversi, or all")
 	n := fs.Int("n", 10, "matches per mode")
-	engA := fs.String("a", "", "engine A: a command (run with /bin/sh -c, one process per leg), or engine[:key=value,…] for the built-in engine in process (depth, movetime, tt-bits, std-sel, std-selective, without, model)")
+	engA := fs.String("a", "", "engine A: a command (run with /bin/sh -c, one process per leg), or engine[:key=value,…] for the built-in engine in process (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads)")
 	engB := fs.String("b", "", "engine B, as -a")
 	clock := fs.Duration("clock", 60*time.Second, "clock per leg per colour")
 	maxThink := fs.Duration("max-think", 10*time.Second, "budget_ms cap (the connector's --max-think-seconds)")
@@ -69,6 +70,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	maxThinkB := fs.Duration("b-max-think", 0, "engine B's own budget_ms cap (0: -max-think)")
 	seed := fs.Uint64("seed", 1, "random seed for the openings (0: a random seed, printed)")
 	par := fs.Int("concurrency", 1, "matches played at once")
+	seq := fs.Bool("sequential", false, "play each match's legs one after the other, not at once: with -concurrency 1 one engine searches at a time (an engine with threads=N has the cores to itself, as on FlipSight while the opponent thinks elsewhere)")
 	quiet := fs.Bool("q", false, "print only the summary")
 	bNBoard := fs.Bool("b-nboard", false, "engine B speaks NBoard (std only), e.g. NTest: -b 'ntest x' -b-nboard")
 	nbDepth := fs.Int("nboard-depth", 0, "NBoard engine B: set depth N (0: engine default)")
@@ -146,7 +148,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if *bNBoard && mode != othello.Std {
 			return fmt.Errorf("NBoard engines play std only, not %v", mode)
 		}
-		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB, record: *recordDir}
+		lim := limits{clock: *clock, maxThink: *maxThink, clockB: *clockB, maxThinkB: *maxThinkB, record: *recordDir, sequential: *seq}
 		t := playMode(ctx, mode, *n, *par, *seed, [2]match.Player{a, b}, lim, sprt, *quiet, stdout, stderr)
 		printSummary(stdout, mode, t)
 		failedA = failedA || len(t.failures[0]) > 0
@@ -165,6 +167,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 type limits struct {
 	clock, maxThink, clockB, maxThinkB time.Duration
 	record                             string // the records' folder ("": none)
+	sequential                         bool   // legs one after the other
 }
 
 func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, players [2]match.Player, lim limits, sprt *stats.SPRT, quiet bool, stdout, stderr io.Writer) *tally {
@@ -181,7 +184,7 @@ func playMode(ctx context.Context, mode othello.Mode, n, par int, seed uint64, p
 				rng := rand.New(rand.NewPCG(seed, uint64(i)*1000+uint64(mode)))
 				start, opening := match.RandomOpening(mode, rng)
 				cfg := match.Config{
-					Mode: mode, Clock: lim.clock, MaxThink: lim.maxThink, ClockB: lim.clockB, MaxThinkB: lim.maxThinkB, MatchID: int64(i + 1),
+					Mode: mode, Clock: lim.clock, MaxThink: lim.maxThink, ClockB: lim.clockB, MaxThinkB: lim.maxThinkB, MatchID: int64(i + 1), Sequential: lim.sequential,
 					NewEngine: func(p, _ int) wire.Engine { return players[p].NewEngine(stderr) },
 				}
 				began := time.Now()

@@ -229,3 +229,13 @@ func TestRecordAndReport(t *testing.T) {
 		t.Fatal("a report of nothing")
 	}
 }
+
+// TestSequentialThreads: a match of the built-in engine with a parallel
+// search against itself without, its legs one after the other.
+func TestSequentialThreads(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := run(t.Context(), []string{"-n", "1", "-sequential", "-a", "engine:depth=3,tt-bits=12,threads=2", "-b", "engine:depth=3,tt-bits=12", "-clock", "10m", "-max-think", "5m"}, cli.Env(nil), nil, &out, &errb)
+	if err != nil || !strings.Contains(out.String(), "== std: 1 matches") {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
+	}
+}

@@ -1,9 +1,10 @@
 // Package match plays local two-leg FlipSight matches between two engines
 // (wire.Engine: in process, JSON-line or NBoard commands), the way the
-// FlipSight server and the official connector do: both legs from the same random 12-disc position
-// with colours swapped, played at the same time, a clock per leg per
-// colour, budget_ms from the clock, and adjudication when a leg is lost on
-// time (or, here, by an illegal answer).
+// FlipSight server and the official connector do: both legs from the same
+// random 12-disc position with colours swapped, played at the same time
+// (or, Config.Sequential, one after the other), a clock per leg per
+// colour, budget_ms from the clock, and adjudication when a leg is lost
+// on time (or, here, by an illegal answer).
 package match
 
 import (
@@ -39,6 +40,12 @@ type Config struct {
 	NewEngine func(participant, leg int) wire.Engine
 	// MatchID is echoed in requests.
 	MatchID int64
+	// Sequential plays the legs one after the other instead of at once:
+	// with one match at a time, one engine searches at a time, as on
+	// FlipSight while the opponent thinks on its own machine, so an
+	// engine with several threads has the cores to itself and takes none
+	// from the other leg.
+	Sequential bool
 }
 
 // Participant failure kinds.
@@ -149,7 +156,8 @@ func (r *Result) Records(cfg Config, names [2]string, started time.Time) [2]reco
 // maxScore is the adjudicated winner's score: the mode's playable squares.
 func maxScore(mode othello.Mode) int { return mode.PlayableSquares() }
 
-// Play runs one match from start (both legs at once) and returns the result.
+// Play runs one match from start (both legs at once, unless
+// cfg.Sequential) and returns the result.
 func Play(ctx context.Context, cfg Config, start *othello.State, opening []int) Result {
 	if cfg.Clock <= 0 {
 		cfg.Clock = 60 * time.Second
@@ -161,6 +169,10 @@ func Play(ctx context.Context, cfg Config, start *othello.State, opening []int) 
 	res.Opening = opening
 	var wg sync.WaitGroup
 	for leg := range 2 {
+		if cfg.Sequential {
+			res.Legs[leg] = playLeg(ctx, cfg, start.Clone(), leg)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

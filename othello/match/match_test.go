@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -225,6 +226,53 @@ func TestClockRunsOut(t *testing.T) {
 				if l.Failed != bColour || l.Failure != FailTimeout || l.Used[bColour-1] != tc.used || !strings.Contains(l.FailureDetail, tc.detail) {
 					t.Errorf("%v answers, leg %d: %s lost by %s (%s) after %v, want B on time (%s) after %v", tc.d, i, colour(l.Failed), l.Failure, l.FailureDetail, l.Used[bColour-1], tc.detail, tc.used)
 				}
+			}
+		})
+	}
+}
+
+// counting is a sleeper that counts the moves searched at once.
+type counting struct {
+	sleeper
+	now, most *atomic.Int32
+}
+
+func (c *counting) Move(ctx context.Context, req *wire.Request, budget time.Duration) (wire.Answer, error) {
+	n := c.now.Add(1)
+	defer c.now.Add(-1)
+	for m := c.most.Load(); n > m && !c.most.CompareAndSwap(m, n); m = c.most.Load() {
+	}
+	return c.sleeper.Move(ctx, req, budget)
+}
+
+// TestSequential: with Config.Sequential the second leg starts when the
+// first is over, so one engine searches at a time and the match lasts as
+// long as its legs together; by default the legs are played at once.
+func TestSequential(t *testing.T) {
+	for _, seq := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(6, 6))
+			start, opening := RandomOpening(othello.Std, rng)
+			var now, most atomic.Int32
+			cfg := Config{Mode: othello.Std, Clock: time.Minute, Sequential: seq, NewEngine: func(int, int) wire.Engine {
+				return &counting{sleeper: sleeper{d: 10 * time.Millisecond}, now: &now, most: &most}
+			}}
+			t0 := time.Now()
+			res := Play(context.Background(), cfg, start, opening)
+			took := time.Since(t0)
+			moves := [2]time.Duration{}
+			for i, l := range res.Legs {
+				if l.Failed != 0 {
+					t.Fatalf("leg %d: %+v", i, l)
+				}
+				moves[i] = time.Duration(l.Moves) * 10 * time.Millisecond
+			}
+			want, wantMost := max(moves[0], moves[1]), int32(2)
+			if seq {
+				want, wantMost = moves[0]+moves[1], 1
+			}
+			if took != want || most.Load() != wantMost {
+				t.Errorf("sequential %v: the match took %v with %d moves searched at once, want %v and %d", seq, took, most.Load(), want, wantMost)
 			}
 		})
 	}

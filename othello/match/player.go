@@ -27,6 +27,8 @@ import (
 //	std-selective=N  std: probable solves from N empties before the exact solve
 //	without=P+P      std: parts switched off (etc, stability, sort-search, incremental)
 //	model=FILE       an evaluation model file (std, or anti for the std engine to play anti)
+//	threads=N        std: searchers at once, a parallel search (1–64); both legs of a match
+//	                 search at once unless Config.Sequential, each on its own threads
 //
 // An unknown option or a bad value is an error naming it. Any other spec
 // is a command (run with /bin/sh -c, one process per leg) speaking the
@@ -122,8 +124,10 @@ func (p *Player) setOption(key, val string) error {
 		} else {
 			o.Std.Model = m
 		}
+	case "threads":
+		o.Threads, err = intIn(1, 64)
 	default:
-		return fmt.Errorf("unknown option %q (depth, movetime, tt-bits, std-sel, std-selective, without, model)", key)
+		return fmt.Errorf("unknown option %q (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads)", key)
 	}
 	return err
 }

@@ -28,6 +28,8 @@ func TestPlayerSpecs(t *testing.T) {
 		{"engine:without=etc+incremental", func(o *othello.EngineOptions) bool {
 			return o.Std.Without == stdengine.Without{ETC: true, Incremental: true}
 		}},
+		{"engine:threads=2", func(o *othello.EngineOptions) bool { return o.Threads == 2 }},
+		{"engine", func(o *othello.EngineOptions) bool { return o.Threads == 0 }},
 	}
 	for _, tc := range good {
 		p, err := ParsePlayer(tc.spec)
@@ -52,6 +54,9 @@ func TestPlayerSpecs(t *testing.T) {
 		{"engine:without=etc+probcut", `"probcut"`},
 		{"engine:model=/nonexistent", `model="/nonexistent"`},
 		{"engine:model=/dev/null", `model="/dev/null"`},
+		{"engine:threads=0", `threads="0"`},
+		{"engine:threads=two", `threads="two"`},
+		{"engine:threads=65", `threads="65"`},
 		{"engine:", `option "" has no value`},
 		{" ", "empty player"},
 	}
