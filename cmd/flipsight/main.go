@@ -67,6 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// halved the first exact solve's time.
 	maxThink := fs.Float64("max-think-seconds", 0, "cap per move in seconds (0: no cap, remaining − 0.75 s, the engine plans its clock; max 300)")
 	ttBits := fs.Uint("tt-bits", 19, "built-in engine: log2 of transposition-table entries (10–26)")
+	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "built-in engine: cores its legs share (1–64): a leg searches on every core free when it starts, and gives a core back when another leg starts")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -102,14 +103,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if *ttBits < 10 || *ttBits > 26 {
 		return fmt.Errorf("--tt-bits %d outside 10–26", *ttBits)
 	}
+	if *threads < 1 || *threads > 64 {
+		return fmt.Errorf("--threads %d outside 1–64", *threads)
+	}
 	if *nbEngine && *engineCmd == "" {
 		return errors.New("--engine-nboard needs an --engine command")
 	}
 	if *nbDepth < 0 {
 		return fmt.Errorf("--nboard-depth %d is negative", *nbDepth)
 	}
-	// One engine per leg. The built-in engines of every leg share one
-	// othello.Engine and its two searchers.
+	// One engine per leg.
 	var newEngine func() wire.Engine
 	name := "gamebot othello (Go, native)"
 	switch {
@@ -123,9 +126,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		name = fmt.Sprintf("engine command (%d chars)", len(*engineCmd))
 	default:
 		// One engine, one searcher and its table, per (match, leg): the two
-		// legs of a match never take each other's table.
+		// legs of a match never take each other's table. They share the
+		// cores: a leg searches on both while the other waits for the
+		// opponent, and on one while both search.
+		cores := othello.NewCores(*threads)
 		newEngine = func() wire.Engine {
-			return wire.InProcess{E: othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 1})}
+			return wire.InProcess{E: othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 1, Threads: *threads, Cores: cores})}
 		}
 	}
 	env := flipsight.Environment{CPU: *cpuName, OS: osName(), Engine: *engineName, Practice: *practice}

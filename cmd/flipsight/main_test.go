@@ -88,6 +88,7 @@ func TestFlagChecks(t *testing.T) {
 		{"--max-think-seconds", "301"},
 		{"--engine-name", "/usr/bin/edax"},
 		{"--tt-bits", "40"},
+		{"--threads", "0"},
 		{"--engine-nboard"},
 		{"--engine", "ntest x", "--engine-nboard", "--nboard-depth", "-1"},
 		{"extra"},
@@ -112,7 +113,7 @@ func TestOnceMatch(t *testing.T) {
 		id := fake.Challenge(othello.Std, 6) // the engine solves at once: its own time does not pass here
 		var out, errb bytes.Buffer
 		// Without the stream, so that the documentation's 1 s poll floor applies.
-		args := append(slices.Clone(fakeURLs), "--once-match", strconv.FormatInt(id, 10), "--tt-bits", "12", "--engine-name", "test engine", "--practice", "--no-stream")
+		args := append(slices.Clone(fakeURLs), "--once-match", strconv.FormatInt(id, 10), "--tt-bits", "12", "--threads", "2", "--engine-name", "test engine", "--practice", "--no-stream")
 		ctx, cancel := context.WithTimeout(t.Context(), 40*time.Second)
 		defer cancel()
 		if err := run(ctx, args, env("fsbm_test"), &out, &errb, fake.Client()); err != nil {
