@@ -483,8 +483,8 @@ func Fallback(p *Position) int {
 // legs. A search always takes a core for its main searcher (a move is due
 // whatever the machine does) and as many more for helpers as are free,
 // up to what it asks; a search that starts when none is free calls back
-// the helpers of the oldest search that has some, which stop within
-// milliseconds and leave their cores to it. So a leg
+// the helpers of the oldest search that has some, which stop within a
+// millisecond or so and leave their cores to it. So a leg
 // searches on both cores of a two-core machine while our other leg waits
 // for the opponent, and on one while both legs search. A search keeps
 // the threads it started with, less those called back; cores freed in

@@ -96,7 +96,7 @@ func (s *Searcher) parallel(roots []rootMove, plan []iter, white bool, empties i
 	s.tt.shared, s.busy, s.main = true, s.busyTab, par
 	var wg sync.WaitGroup
 	for _, h := range s.helpers[:n] {
-		h.without, h.ctx, h.deadline, h.aborted, h.nodes = s.without, lim.Helpers, time.Time{}, false, 0
+		h.without, h.ctx, h.deadline, h.aborted, h.nodes, h.nextCheck = s.without, lim.Helpers, time.Time{}, false, 0, checkEvery
 		h.stop, h.busy = &par.stop, s.busy
 		h.feat[0] = s.feat[0]
 		h.roots = append(h.roots[:0], roots...)

@@ -59,7 +59,7 @@ type Result struct {
 // started has stopped.
 func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []int, lim Limits) Result {
 	start := time.Now()
-	s.ctx, s.deadline, s.aborted, s.nodes = ctx, lim.Deadline, false, 0
+	s.ctx, s.deadline, s.aborted, s.nodes, s.nextCheck = ctx, lim.Deadline, false, 0, checkEvery
 	s.tt.gen++
 	b, w := p, o
 	if white {

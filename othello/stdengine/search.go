@@ -66,13 +66,14 @@ func ParseWithout(list string) (Without, error) {
 
 // Searcher owns one search at a time: the table is kept across moves.
 type Searcher struct {
-	without Without
-	model   *Model
-	anti    bool // the model's game is the misère one
-	tt      *table
-	feat    [64]Features // features per ply from the root
-	nodes   uint64
-	sel     int
+	without   Without
+	model     *Model
+	anti      bool // the model's game is the misère one
+	tt        *table
+	feat      [64]Features // features per ply from the root
+	nodes     uint64
+	nextCheck uint64 // the node count of the next checkTime
+	sel       int
 	// margins are the ProbCut margins of the error model per selectivity.
 	margins *marginTable
 
@@ -146,10 +147,17 @@ func (s *Searcher) checkTime() {
 	}
 }
 
-// tick counts a node and checks the clock every 4096 nodes.
+// checkEvery is how many nodes a searcher counts between two looks at its
+// clock, context and helpers (a few hundred microseconds).
+const checkEvery = 4096
+
+// tick counts a node and checks the clock every checkEvery nodes. The
+// leaves count themselves without a tick, so the next check is due at a
+// count rather than at a multiple, which ticks would mostly step over.
 func (s *Searcher) tick() bool {
 	s.nodes++
-	if s.nodes&4095 == 0 {
+	if s.nodes >= s.nextCheck {
+		s.nextCheck = s.nodes + checkEvery
 		s.checkTime()
 	}
 	return s.aborted
