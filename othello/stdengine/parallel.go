@@ -26,8 +26,8 @@ import (
 // last iteration both search the same tree, and the busy table below
 // keeps them apart. Measured on two cores (BenchmarkParallelMidgame,
 // BenchmarkParallelEndgame, six runs each), two threads reach depth 12 on
-// the midgame set in 0.71× the time of one (with 18% more nodes in all)
-// and solve FFO #40 and #41 in 0.63× (9% more nodes). When this design
+// the midgame set in 0.69× the time of one (with 19% more nodes in all)
+// and solve FFO #40 and #41 in 0.61× (6% more nodes). When this design
 // was chosen, helpers on the main searcher's own iteration, and helpers
 // without the busy table, were slower.
 
