@@ -10,7 +10,11 @@
 //	std      othello/stdengine                       the embedded pattern model (stdengine.Embedded)
 //	anti     othello/variants (Searcher8)            hand-written; with an anti model
 //	                                                 (EngineOptions.Std.AntiModel), othello/stdengine
-//	reversi  othello/variants (Searcher8)            hand-written
+//	reversi  othello/stdengine after the centre      the embedded std model
+//	         phase, to a depth at which neither side
+//	         can meet its 32-disc limit; the centre
+//	         phase and the endings (exact) by
+//	         othello/variants (Searcher8)            hand-written
 //	grand    othello/variants (Searcher10)           hand-written
 //	octagon  othello/variants (Searcher10)           hand-written, with the blocked squares
 //

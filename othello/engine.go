@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botarena/gamebot/othello/bitboard"
 	"github.com/botarena/gamebot/othello/stdengine"
 	"github.com/botarena/gamebot/othello/variants"
 )
@@ -179,10 +180,15 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 			exact, maxDepth = e.opts.SolveAt, 64
 		}
 	}
-	// One engine per mode (doc.go): the std engine plays std, and anti
-	// when an anti model is given; the generic searcher plays the rest,
-	// on one thread.
-	std := st.Mode == Std || st.Mode == Anti && e.std.AntiModel != nil
+	// One engine per mode (doc.go): the std engine plays std, anti when
+	// an anti model is given, and reversi while the placement limit cannot
+	// change its search; the generic searcher plays the rest, on one
+	// thread.
+	reversiDepth := 0
+	if st.Mode == Reversi {
+		reversiDepth = reversiStdDepth(st, exact)
+	}
+	std := st.Mode == Std || st.Mode == Anti && e.std.AntiModel != nil || reversiDepth > 0
 	threads := 1
 	if std {
 		threads = max(e.opts.Threads, 1)
@@ -194,15 +200,17 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		defer release()
 	}
 	var d Decision
+	model := e.std.Model
+	if model == nil {
+		model = stdengine.Embedded()
+	}
 	switch {
 	case st.Mode == Std:
-		model := e.std.Model
-		if model == nil {
-			model = stdengine.Embedded()
-		}
-		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers)
+		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
+	case st.Mode == Reversi && std:
+		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, min(maxDepth, reversiDepth), threads, helpers, false)
 	case std:
-		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers)
+		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
 	default:
 		d = e.chooseVariant(ctx, p, soft, deadline, maxDepth, exact)
 	}
@@ -218,10 +226,36 @@ const (
 	stdSolveAfterSelective = 16
 )
 
-// chooseStd searches a std position, or an anti one with an anti model,
-// with the std engine, on threads searchers (helpers, when set, calls the
-// helpers back).
-func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline, failLow time.Time, maxDepth, threads int, helpers context.Context) Decision {
+// reversiMinStdDepth: below this depth the std engine would see less of
+// a reversi position than the generic searcher, which knows the limit.
+const reversiMinStdDepth = 6
+
+// reversiStdDepth is how deep the std engine may search a reversi
+// position, 0 when it may not. After the centre phase reversi is std
+// Othello until a side has placed MaxPlaced discs and must pass: a search
+// in which neither side can place more discs than it has left is a std
+// search (a pass takes no depth in it, and the leaves are evaluated as in
+// std). The sides' discs left add up to the empties when the counts are
+// right, so the depth is at most half the empties, never a solve; the
+// endings, where the limit decides, stay with the generic searcher, which
+// solves them under the rules from exact empties.
+func reversiStdDepth(st *State, exact int) int {
+	pl, op := st.Bitboards()
+	empties := st.Empties()
+	if bitboard.Centre&^(pl|op) != 0 || empties <= exact {
+		return 0
+	}
+	d := min(MaxPlaced-st.Placed[0], MaxPlaced-st.Placed[1], empties/2)
+	if d < reversiMinStdDepth {
+		return 0
+	}
+	return d
+}
+
+// chooseStd searches with the std engine, on threads searchers (helpers,
+// when set, calls the helpers back): a std position, an anti one with an
+// anti model, or a reversi one, which is never solved (solve false).
+func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline, failLow time.Time, maxDepth, threads int, helpers context.Context, solve bool) Decision {
 	s, ok := pool.get()
 	if !ok {
 		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
@@ -242,9 +276,12 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Mo
 	}
 	if e.opts.SolveAt > 0 {
 		lim.ProbableEmpties, lim.ExactEmpties = 0, 0
-		if st.Empties() <= e.opts.SolveAt {
+		if st.Empties() <= e.opts.SolveAt && solve {
 			lim.MaxDepth = 64
 		}
+	}
+	if !solve {
+		lim.ProbableEmpties, lim.ExactEmpties = 0, 0
 	}
 	res := s.Search(ctx, pl, op, st.Turn == White, p.Legal, lim)
 	return Decision{Move: res.Move, Score: float64(res.Score), Depth: res.Depth, Exact: res.Exact, Nodes: res.Nodes}

@@ -280,3 +280,69 @@ func TestEngineAntiModel(t *testing.T) {
 		}
 	}
 }
+
+// TestReversiStdDepth checks the hand-over of reversi to the std engine:
+// only after the centre phase, never where the generic searcher solves,
+// and never deeper than either side has discs left to place, so that no
+// line of the search meets the placement limit (a pass takes no depth, so
+// a side places at most depth discs in it).
+func TestReversiStdDepth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 5))
+	handed := 0
+	for i := range 3000 {
+		s := randomPosition(rng, Reversi, 4+rng.IntN(50))
+		b, w := s.Discs()
+		s.Placed = [2]int{(b + w) / 2, b + w - (b+w)/2}
+		if i%3 == 0 { // a side placed more, its opponent having passed
+			k := rng.IntN(min(s.Placed[1], 8) + 1)
+			s.Placed[0], s.Placed[1] = s.Placed[0]+k, s.Placed[1]-k
+		}
+		exact := []int{0, 12, 20, 25}[i%4]
+		d := reversiStdDepth(s, exact)
+		centre := s.Cells[27] != Empty && s.Cells[28] != Empty && s.Cells[35] != Empty && s.Cells[36] != Empty
+		if d == 0 {
+			if centre && s.Empties() > exact && min(MaxPlaced-s.Placed[0], MaxPlaced-s.Placed[1]) >= reversiMinStdDepth {
+				t.Fatalf("#%d: not handed over: placed %v, empties %d, exact %d", i, s.Placed, s.Empties(), exact)
+			}
+			continue
+		}
+		handed++
+		switch {
+		case !centre:
+			t.Fatalf("#%d: handed over in the centre phase", i)
+		case s.Empties() <= exact:
+			t.Fatalf("#%d: handed over at %d empties, the solve is from %d", i, s.Empties(), exact)
+		case d < reversiMinStdDepth || d > MaxPlaced-s.Placed[0] || d > MaxPlaced-s.Placed[1] || d >= s.Empties():
+			t.Fatalf("#%d: depth %d with placed %v and %d empties", i, d, s.Placed, s.Empties())
+		}
+	}
+	if handed < 1000 {
+		t.Fatalf("only %d of 3000 positions handed over", handed)
+	}
+}
+
+// TestReversiPlayedByStd checks a reversi midgame goes to the std engine
+// (the only one that searches on two threads) and an ending with little
+// room under the limit to the generic searcher, each answering legally.
+func TestReversiPlayedByStd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 6))
+	e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 6, Threads: 2})
+	for _, tc := range []struct {
+		empties, threads int
+	}{{40, 2}, {30, 2}, {10, 1}} {
+		s := randomPosition(rng, Reversi, tc.empties)
+		b, w := s.Discs()
+		s.Placed = [2]int{(b + w) / 2, b + w - (b+w)/2}
+		legal := s.LegalMoves()
+		if len(legal) == 0 {
+			t.Fatalf("%d empties: no legal move in the test position", tc.empties)
+		}
+		d := e.Choose(context.Background(), &Position{State: s, Legal: legal})
+		if d.Threads != tc.threads || !slices.Contains(legal, d.Move) {
+			t.Errorf("%d empties: move %d on %d threads, want one of %v on %d", tc.empties, d.Move, d.Threads, legal, tc.threads)
+		}
+		if d.Depth > 6 || d.Exact && tc.threads == 2 {
+			t.Errorf("%d empties: depth %d exact %v", tc.empties, d.Depth, d.Exact)
+		}
+	}
+}
