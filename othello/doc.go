@@ -8,8 +8,8 @@
 //
 //	mode     engine                                  evaluation
 //	std      othello/stdengine                       the embedded pattern model (stdengine.Embedded)
-//	anti     othello/variants (Searcher8)            hand-written; with an anti model
-//	                                                 (EngineOptions.Std.AntiModel), othello/stdengine
+//	anti     othello/stdengine                       the embedded anti model (stdengine.EmbeddedAnti);
+//	         othello/variants (Searcher8)            hand-written, with StdSettings.GenericAnti
 //	reversi  othello/stdengine after the centre      the embedded std model
 //	         phase, to a depth at which neither side
 //	         can meet its 32-disc limit; the centre

@@ -88,7 +88,11 @@ type StdSettings struct {
 	ProbableSolves int               // how many empties before the exact solve the root starts probable solves (0: none)
 	Without        stdengine.Without // parts of the search switched off
 	Model          *stdengine.Model  // the std evaluation (nil: the embedded one)
-	AntiModel      *stdengine.Model  // an anti evaluation (nil: anti is played by the generic searcher)
+	AntiModel      *stdengine.Model  // the anti evaluation (nil: the embedded one)
+	// GenericAnti plays anti with the generic searcher and its
+	// hand-written evaluation, as the engine did before it had an anti
+	// model: the reference the anti model is measured against.
+	GenericAnti bool
 }
 
 // DefaultStd are the std engine's settings: ProbCut at 1.2σ in the
@@ -180,15 +184,14 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 			exact, maxDepth = e.opts.SolveAt, 64
 		}
 	}
-	// One engine per mode (doc.go): the std engine plays std, anti when
-	// an anti model is given, and reversi while the placement limit cannot
-	// change its search; the generic searcher plays the rest, on one
-	// thread.
+	// One engine per mode (doc.go): the std engine plays std, anti with
+	// an anti model, and reversi while the placement limit cannot change
+	// its search; the generic searcher plays the rest, on one thread.
 	reversiDepth := 0
 	if st.Mode == Reversi {
 		reversiDepth = reversiStdDepth(st, exact)
 	}
-	std := st.Mode == Std || st.Mode == Anti && e.std.AntiModel != nil || reversiDepth > 0
+	std := st.Mode == Std || st.Mode == Anti && !e.std.GenericAnti || reversiDepth > 0
 	threads := 1
 	if std {
 		threads = max(e.opts.Threads, 1)
@@ -210,7 +213,11 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 	case st.Mode == Reversi && std:
 		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, min(maxDepth, reversiDepth), threads, helpers, false)
 	case std:
-		d = e.chooseStd(ctx, p, e.std.AntiModel, e.antiPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
+		anti := e.std.AntiModel
+		if anti == nil {
+			anti = stdengine.EmbeddedAnti()
+		}
+		d = e.chooseStd(ctx, p, anti, e.antiPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
 	default:
 		d = e.chooseVariant(ctx, p, soft, deadline, maxDepth, exact)
 	}
@@ -292,8 +299,9 @@ func variantRules(m Mode) variants.Rules {
 	return variants.Rules{Misere: m == Anti, Reversi: m == Reversi, MaxPlaced: MaxPlaced, Blocked: m.Blocked()}
 }
 
-// chooseVariant searches a position of anti (without an anti model),
-// reversi, grand or octagon with the generic searcher of its board size.
+// chooseVariant searches a position of grand, octagon, reversi (its
+// centre phase and endings) or anti (GenericAnti) with the generic
+// searcher of its board size.
 func (e *Engine) chooseVariant(ctx context.Context, p *Position, soft time.Duration, deadline time.Time, maxDepth, exact int) Decision {
 	st := p.State
 	r := variantRules(st.Mode)

@@ -70,35 +70,44 @@ func randomPosition(rng *rand.Rand, mode Mode, empties int) *State {
 // minimax value and a best move when the position is solvable.
 // Through the engine, each mode's solves are those of its rules as State
 // plays them, classic Reversi also with a side at its cap of placed discs
-// (the rules the engine states for the generic searcher).
+// (the rules the engine states for the generic searcher); anti both with
+// its model and with the generic searcher.
 func TestEngineSolvesExactly(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 1))
 	e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 64, SolveAt: 64})
 	for _, mode := range Modes() {
-		for i := range 6 {
-			s := randomPosition(rng, mode, 8)
-			if mode == Reversi && i%2 == 1 {
-				// One side has placed all but one of its discs.
-				b, w := s.Discs()
-				s.Placed = [2]int{b + w - MaxPlaced + 1, MaxPlaced - 1}
-				if i%4 == 1 {
-					s.Placed[0], s.Placed[1] = s.Placed[1], s.Placed[0]
-				}
+		checkSolves(t, e, rng, mode)
+	}
+	generic := DefaultStd()
+	generic.GenericAnti = true
+	checkSolves(t, NewEngine(EngineOptions{TTBits: 14, MaxDepth: 64, SolveAt: 64, Std: &generic}), rng, Anti)
+}
+
+func checkSolves(t *testing.T, e *Engine, rng *rand.Rand, mode Mode) {
+	t.Helper()
+	for i := range 6 {
+		s := randomPosition(rng, mode, 8)
+		if mode == Reversi && i%2 == 1 {
+			// One side has placed all but one of its discs.
+			b, w := s.Discs()
+			s.Placed = [2]int{b + w - MaxPlaced + 1, MaxPlaced - 1}
+			if i%4 == 1 {
+				s.Placed[0], s.Placed[1] = s.Placed[1], s.Placed[0]
 			}
-			legal := s.LegalMoves()
-			if len(legal) == 0 {
-				continue
-			}
-			want := minimax(s.Clone())
-			d := e.Choose(context.Background(), &Position{State: s, Legal: legal, RemainingMs: 60000, BudgetMs: 10000})
-			if !d.Exact || int(d.Score) != want {
-				t.Fatalf("%v #%d: score %v exact %v, minimax %d", mode, i, d.Score, d.Exact, want)
-			}
-			c := s.Clone()
-			c.apply(d.Move)
-			if got := -minimax(c); got != want {
-				t.Fatalf("%v #%d: move %d scores %d, best %d", mode, i, d.Move, got, want)
-			}
+		}
+		legal := s.LegalMoves()
+		if len(legal) == 0 {
+			continue
+		}
+		want := minimax(s.Clone())
+		d := e.Choose(context.Background(), &Position{State: s, Legal: legal, RemainingMs: 60000, BudgetMs: 10000})
+		if !d.Exact || int(d.Score) != want {
+			t.Fatalf("%v #%d: score %v exact %v, minimax %d", mode, i, d.Score, d.Exact, want)
+		}
+		c := s.Clone()
+		c.apply(d.Move)
+		if got := -minimax(c); got != want {
+			t.Fatalf("%v #%d: move %d scores %d, best %d", mode, i, d.Move, got, want)
 		}
 	}
 }

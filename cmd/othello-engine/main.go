@@ -35,7 +35,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs.IntVar(&set.MidgameSel, "std-sel", set.MidgameSel, "std: midgame ProbCut selectivity, 0 (1.0σ) … 4 (2.6σ); 5: no ProbCut")
 	fs.IntVar(&set.ProbableSolves, "std-selective", set.ProbableSolves, "std: probable solves from this many empties before the exact solve (0: none)")
 	without := fs.String("without", "", "std: parts of the search to switch off, to measure them: comma-separated etc, stability, sort-search, incremental")
-	model := fs.String("model", "", "evaluation model file: a std model replaces the embedded one; an anti model makes the std engine play anti with it")
+	model := fs.String("model", "", "evaluation model file: a std or an anti model, replacing the embedded one of its game")
+	fs.BoolVar(&set.GenericAnti, "generic-anti", false, "anti: play with the generic searcher and its hand-written evaluation instead of the std engine with the anti model")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -26,7 +26,8 @@ import (
 //	std-sel=N        std: midgame ProbCut selectivity (0–5; 5: none)
 //	std-selective=N  std: probable solves from N empties before the exact solve
 //	without=P+P      std: parts switched off (etc, stability, sort-search, incremental)
-//	model=FILE       an evaluation model file (std, or anti for the std engine to play anti)
+//	model=FILE       an evaluation model file (std or anti), replacing the embedded one of its game
+//	generic-anti=B   anti: the generic searcher and its hand-written evaluation (true/false)
 //	threads=N        std: searchers at once, a parallel search (1–64); both legs of a match
 //	                 search at once unless Config.Sequential, each on its own threads
 //
@@ -126,8 +127,14 @@ func (p *Player) setOption(key, val string) error {
 		}
 	case "threads":
 		o.Threads, err = intIn(1, 64)
+	case "generic-anti":
+		b, perr := strconv.ParseBool(val)
+		if perr != nil {
+			return fmt.Errorf("%s=%q: want true or false", key, val)
+		}
+		o.Std.GenericAnti = b
 	default:
-		return fmt.Errorf("unknown option %q (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads)", key)
+		return fmt.Errorf("unknown option %q (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads, generic-anti)", key)
 	}
 	return err
 }

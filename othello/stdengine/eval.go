@@ -204,19 +204,35 @@ func DecodeModel(b []byte) (*Model, error) {
 //go:embed eval.bin.gz
 var embedded []byte
 
-// embeddedModel decodes the embedded model once, on first use.
-var embeddedModel = sync.OnceValue(func() *Model {
-	m, err := DecodeModel(embedded)
+//go:embed anti.bin.gz
+var embeddedAntiBytes []byte
+
+// embeddedModel and embeddedAnti decode the embedded models once, on
+// first use.
+var (
+	embeddedModel = sync.OnceValue(func() *Model { return mustDecode(embedded, false) })
+	embeddedAnti  = sync.OnceValue(func() *Model { return mustDecode(embeddedAntiBytes, true) })
+)
+
+func mustDecode(b []byte, misere bool) *Model {
+	m, err := DecodeModel(b)
+	if err == nil && m.Misere != misere {
+		err = errors.New("a model of the other game")
+	}
 	if err != nil {
-		panic("stdengine: the embedded evaluation does not decode: " + err.Error())
+		panic("stdengine: an embedded evaluation does not decode: " + err.Error())
 	}
 	return m
-})
+}
 
 // Embedded is the std evaluation built into the binary. Its bytes are part
 // of the build, so it cannot fail to decode in a binary whose tests pass
 // (TestEmbedded decodes it); a build that broke it panics at the first
 // std move rather than playing std with anything else.
 func Embedded() *Model { return embeddedModel() }
+
+// EmbeddedAnti is the anti evaluation built into the binary, checked as
+// Embedded is.
+func EmbeddedAnti() *Model { return embeddedAnti() }
 
 func trailing(b uint64) int { return bits.TrailingZeros64(b) }

@@ -27,8 +27,9 @@ type ErrorModel struct {
 // deep ≈ shallow is assumed without a fitted slope.
 var defaultErrors = ErrorModel{A: 1.677, B: -1.156, C: 0.737, D: 2.733, E: -3.648}
 
-// antiErrors is the misère game's model, fitted the same way with the
-// anti evaluation (`othello-train mpc -model anti`).
+// antiErrors is the misère game's model: the std game's, which the anti
+// model was measured with (docs/othello-training.md); `othello-train mpc
+// -model othello/stdengine/anti.bin.gz` fits one of its own.
 var antiErrors = defaultErrors
 
 // mpcShallow is the shallow depth paired with a deep search of depth d:

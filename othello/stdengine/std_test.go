@@ -107,7 +107,7 @@ func positionAt(rng *rand.Rand, empties int) (p, o uint64, white bool) {
 
 func testModel(testing.TB) *Model { return Embedded() }
 
-// TestEmbedded decodes the embedded evaluation: Embedded panics on a
+// TestEmbedded decodes the embedded evaluations: Embedded panics on a
 // build whose model does not decode, and this is the test that says so
 // before a binary does.
 func TestEmbedded(t *testing.T) {
@@ -120,6 +120,10 @@ func TestEmbedded(t *testing.T) {
 	}
 	if Embedded() == nil {
 		t.Fatal("no embedded model")
+	}
+	a, err := DecodeModel(embeddedAntiBytes)
+	if err != nil || !a.Misere || EmbeddedAnti() == nil {
+		t.Fatalf("the embedded anti model: %v (anti %v)", err, a != nil && a.Misere)
 	}
 }
 
