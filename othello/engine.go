@@ -20,7 +20,7 @@ type Engine struct {
 	std  StdSettings
 
 	stdPool  pool[*stdengine.Searcher] // std, with the std model
-	antiPool pool[*stdengine.Searcher] // anti, with an anti model
+	antiPool pool[*stdengine.Searcher] // anti, with the anti model
 	pool8    pool[*variants.Searcher8]
 	pool10   pool[*variants.Searcher10]
 
@@ -69,10 +69,10 @@ type EngineOptions struct {
 	// measuring what each part of it brings and for trying another
 	// evaluation.
 	Std *StdSettings
-	// Threads is how many searchers a std search (and an anti one with an
-	// anti model) runs at once, sharing one table (stdengine's parallel
-	// search); 0 or 1: one, the search exactly as alone. The generic
-	// searcher of the other modes searches with one.
+	// Threads is how many searchers a search of the std engine (std, anti,
+	// reversi's middle game) runs at once, sharing one table (stdengine's
+	// parallel search); 0 or 1: one, the search exactly as alone. The
+	// generic searcher searches with one.
 	Threads int
 	// Cores, when set, is shared with the other engines searching on this
 	// machine at the same time (the connector's legs): a search then runs

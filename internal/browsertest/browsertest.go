@@ -203,6 +203,18 @@ func (p *Page) Wait(sel string) {
 	}
 }
 
+// WaitUntil waits until the JavaScript expression is truthy in the page,
+// evaluated at each change of the page's DOM (what the page shows, never
+// time). Where the condition is about many elements (a count), it is
+// judged by the page itself rather than by a selector over chromedp's copy
+// of the DOM.
+func (p *Page) WaitUntil(expr string) {
+	p.t.Helper()
+	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](expr, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(0))); err != nil {
+		p.t.Fatalf("waiting until %s: %v", expr, err)
+	}
+}
+
 // Count is the number of elements matching the CSS selector now.
 func (p *Page) Count(sel string) int {
 	p.t.Helper()

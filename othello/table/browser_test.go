@@ -155,17 +155,13 @@ func TestWatchInBrowser(t *testing.T) {
 	p.ClickOn("#pause")
 	p.Wait(`#pause:not([disabled])`)
 	p.Wait(`#step:not([disabled])`)
-	discs := func() int { return p.Count(".board button.sq.x") + p.Count(".board button.sq.o") }
-	seq := p.Attr("body", "data-seq")
-	before := discs()
+	// Paused, the boards do not change (a move found after the pause is
+	// held); a step is one move: one disc more on the two boards.
+	const count = `document.querySelectorAll(".board button.sq.x, .board button.sq.o").length`
+	before := browsertest.Eval[int](p, count)
 	p.ClickOn("#step")
-	p.Wait(`body:not([data-seq="` + seq + `"])`)
-	// The step's own version, then the move's.
-	for discs() == before {
-		s := p.Attr("body", "data-seq")
-		p.Wait(`body:not([data-seq="` + s + `"])`)
-	}
-	if got := discs(); got != before+1 {
+	p.WaitUntil(fmt.Sprintf("%s !== %d", count, before))
+	if got := browsertest.Eval[int](p, count); got != before+1 {
 		t.Fatalf("a step placed %d discs", got-before)
 	}
 	p.ClickOn("#pause") // resume

@@ -534,14 +534,12 @@ func (t *Table) engineLoop(l *leg, c int) {
 		}
 		t.mu.Lock()
 		// A watched match paused during the pace waits for a step.
-		for t.ctx.Err() == nil && !l.over && t.watch && t.paused && t.steps == 0 {
-			t.wake.Wait()
-		}
-		if t.ctx.Err() != nil || l.over {
+		if !t.waitStep(l) {
 			t.mu.Unlock()
 			return
 		}
-		if t.watch && t.paused {
+		stepped := t.watch && t.paused
+		if stepped {
 			t.steps--
 		}
 		st, left, n := l.st.Clone(), l.left[c-1], len(l.rec.Moves)
@@ -574,6 +572,18 @@ func (t *Table) engineLoop(l *leg, c int) {
 			}
 		}
 		t.mu.Lock()
+		// A move found after the match was paused is held until a step
+		// (or resume): paused, the boards do not change, and a step is one
+		// move, whichever searches were running when the pause came.
+		held := time.Now()
+		if !stepped && !t.waitStep(l) {
+			t.mu.Unlock()
+			return
+		}
+		l.turnAt = l.turnAt.Add(time.Since(held)) // a held move's wait is not the engine's time
+		if !stepped && t.watch && t.paused {
+			t.steps--
+		}
 		if t.ctx.Err() != nil || l.over || len(l.rec.Moves) != n {
 			t.mu.Unlock()
 			return
@@ -595,6 +605,15 @@ func (t *Table) engineLoop(l *leg, c int) {
 		t.changed()
 		t.mu.Unlock()
 	}
+}
+
+// waitStep waits, with t.mu held, while a watched match is paused and no
+// step is granted; false when the table closed or the leg ended meanwhile.
+func (t *Table) waitStep(l *leg) bool {
+	for t.ctx.Err() == nil && !l.over && t.watch && t.paused && t.steps == 0 {
+		t.wake.Wait()
+	}
+	return t.ctx.Err() == nil && !l.over
 }
 
 // View is what the page draws.

@@ -31,9 +31,22 @@ func (f *firstMove) Move(_ context.Context, req *wire.Request, _ time.Duration) 
 
 func (f *firstMove) Close() error { f.closed = true; return nil }
 
+// slowFirst thinks a second, then plays the first legal move.
+type slowFirst struct{ firstMove }
+
+func (f *slowFirst) Move(ctx context.Context, req *wire.Request, budget time.Duration) (wire.Answer, error) {
+	select {
+	case <-time.After(time.Second):
+	case <-ctx.Done():
+		return wire.Answer{}, ctx.Err()
+	}
+	return f.firstMove.Move(ctx, req, budget)
+}
+
 func testConfig() Config {
 	return Config{Engines: []EngineSpec{
 		{ID: "first", Title: "first-move", Kind: "engine", New: func(othello.Mode, bool) (wire.Engine, error) { return &firstMove{}, nil }},
+		{ID: "slow", Title: "slow first-move", Kind: "engine", New: func(othello.Mode, bool) (wire.Engine, error) { return &slowFirst{}, nil }},
 		OurEngines()[len(OurEngines())-1], // level 1
 	}}
 }
@@ -82,7 +95,7 @@ func TestSetupRefused(t *testing.T) {
 		{`{"mode":"std","start":"middle"}`, "start"},
 		{`{"mode":"std","clock":"blitz"}`, "clock"},
 		{`{"mode":"std","colour":"green"}`, "colour"},
-		{`{"mode":"std","opponent":"deep-blue"}`, "first, gamebot-1"},
+		{`{"mode":"std","opponent":"deep-blue"}`, "first, slow, gamebot-1"},
 		{`{"mode":"std","table":"watch","b":"nobody"}`, "nobody"},
 		{`{"mode":"std","pace":-5}`, "pace"},
 		{`{"mode":"std","table":"dance"}`, "table"},
@@ -251,6 +264,50 @@ func TestWatchControls(t *testing.T) {
 		}
 		if err := tb.Act(0, []byte(`{"control":"speed","ms":9000}`)); err == nil {
 			t.Fatal("a speed of 9 s was taken")
+		}
+	})
+}
+
+// TestPauseHoldsMoves: moves found after a pause (the searches were
+// running when it came) are held: paused, the boards do not change, and a
+// step is exactly one move.
+func TestPauseHoldsMoves(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := Game(testConfig())
+		tb, err := g.New(t.Context(), []byte(`{"mode":"std","table":"watch","a":"slow","b":"slow","pace":0}`), table.Env{ID: "TESTTABLE", Notify: func() {}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		discs := func() int {
+			_, v := tb.View()
+			n := 0
+			for _, l := range v.(View).Legs {
+				n += strings.Count(l.Cells, "x") + strings.Count(l.Cells, "o")
+			}
+			return n
+		}
+		time.Sleep(500 * time.Millisecond) // both legs' first movers are thinking
+		synctest.Wait()
+		seq, _ := tb.View()
+		if err := tb.Act(seq, []byte(`{"control":"pause"}`)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		if got := discs(); got != 8 {
+			t.Fatalf("%d discs after the pause, want the 8 of the start: a move found after it was played", got)
+		}
+		for want := 9; want <= 11; want++ {
+			seq, _ = tb.View()
+			if err := tb.Act(seq, []byte(`{"control":"step"}`)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(3 * time.Second)
+			synctest.Wait()
+			if got := discs(); got != want {
+				t.Fatalf("after %d steps %d discs, want %d", want-8, got, want)
+			}
 		}
 	})
 }
