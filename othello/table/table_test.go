@@ -236,14 +236,7 @@ func TestWatchControls(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		moves := func() int {
-			_, v := tb.View()
-			n := 0
-			for _, l := range v.(View).Legs {
-				n += strings.Count(l.Cells, "x") + strings.Count(l.Cells, "o")
-			}
-			return n
-		}
+		moves := func() int { return discsOn(tb) }
 		before := moves()
 		if before != 8 {
 			t.Fatalf("%d discs on the boards: the match moved while paused", before)
@@ -268,6 +261,16 @@ func TestWatchControls(t *testing.T) {
 	})
 }
 
+// discsOn counts the discs on a table's boards.
+func discsOn(tb table.Table) int {
+	_, v := tb.View()
+	n := 0
+	for _, l := range v.(View).Legs {
+		n += strings.Count(l.Cells, "x") + strings.Count(l.Cells, "o")
+	}
+	return n
+}
+
 // TestPauseHoldsMoves: moves found after a pause (the searches were
 // running when it came) are held: paused, the boards do not change, and a
 // step is exactly one move.
@@ -279,14 +282,7 @@ func TestPauseHoldsMoves(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer tb.Close()
-		discs := func() int {
-			_, v := tb.View()
-			n := 0
-			for _, l := range v.(View).Legs {
-				n += strings.Count(l.Cells, "x") + strings.Count(l.Cells, "o")
-			}
-			return n
-		}
+		discs := func() int { return discsOn(tb) }
 		time.Sleep(500 * time.Millisecond) // both legs' first movers are thinking
 		synctest.Wait()
 		seq, _ := tb.View()
