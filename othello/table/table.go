@@ -533,14 +533,11 @@ func (t *Table) engineLoop(l *leg, c int) {
 			}
 		}
 		t.mu.Lock()
-		// A watched match paused during the pace waits for a step.
+		// A watched match paused during the pace waits for a step before
+		// it thinks (the step is taken when the move is played, below).
 		if !t.waitStep(l) {
 			t.mu.Unlock()
 			return
-		}
-		stepped := t.watch && t.paused
-		if stepped {
-			t.steps--
 		}
 		st, left, n := l.st.Clone(), l.left[c-1], len(l.rec.Moves)
 		l.turnAt = time.Now() // the pace is not the engine's time
@@ -572,21 +569,22 @@ func (t *Table) engineLoop(l *leg, c int) {
 			}
 		}
 		t.mu.Lock()
-		// A move found after the match was paused is held until a step
-		// (or resume): paused, the boards do not change, and a step is one
-		// move, whichever searches were running when the pause came.
+		// Paused, a move is played only with a step, which it takes: a
+		// move found after the pause (its search was running when the
+		// pause came) is held until a step or resume, so paused boards do
+		// not change and a step is one move.
 		held := time.Now()
-		if !stepped && !t.waitStep(l) {
+		if !t.waitStep(l) {
 			t.mu.Unlock()
 			return
 		}
 		l.turnAt = l.turnAt.Add(time.Since(held)) // a held move's wait is not the engine's time
-		if !stepped && t.watch && t.paused {
-			t.steps--
-		}
-		if t.ctx.Err() != nil || l.over || len(l.rec.Moves) != n {
+		if len(l.rec.Moves) != n {
 			t.mu.Unlock()
 			return
+		}
+		if t.watch && t.paused {
+			t.steps--
 		}
 		if err == nil && !slices.Contains(st.LegalMoves(), d.Move) {
 			err = fmt.Errorf("answered %s, not a legal move", record.MoveName(d.Move, t.mode.Size()))
