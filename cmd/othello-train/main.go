@@ -214,6 +214,9 @@ func check(args []string, stdout, stderr io.Writer) error {
 	tail := fs.Float64("tail", 1, "fraction of the samples to use, from the end (fit's -holdout takes the same games)")
 	maxE := fs.Int("max-empties", 50, "last empties row to print")
 	cut := fs.Int("cut", 20, "the summary's two bands: up to this many empties, and above")
+	mobDirs := fs.String("mobility-table", "", "also fit an NTest-style mobility table (a weight per stage and pair of move counts) to the model's residuals on these chunk directories, and print the bands with it added")
+	scoreWeight := fs.Float64("score-weight", 0.5, "with -mobility-table: the labels' blend, as fit's")
+	shrink := fs.Float64("shrink", 20, "with -mobility-table: a cell's correction is its residuals' sum over (positions + this)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -252,6 +255,18 @@ func check(args []string, stdout, stderr io.Writer) error {
 	}
 	low, high := train.Bands(st, *cut)
 	fmt.Fprintf(stdout, "≤ %d empties: %d positions, rmse %.3f\n> %d empties: %d positions, rmse %.3f\n", *cut, low.N, low.RMSE, *cut, high.N, high.RMSE)
+	if *mobDirs == "" {
+		return nil
+	}
+	fitted, err := readDirs(*mobDirs, 0)
+	if err != nil {
+		return err
+	}
+	tab := train.FitMobilityTable(fitted, m, train.FitOptions{ScoreWeight: *scoreWeight}, *shrink)
+	low, high = train.Bands(train.EvalErrors(samples, func(x *train.Sample) float64 {
+		return m.Eval(x.P, x.O, false) + tab.Correction(x.P, x.O, int(x.Empties))
+	}), *cut)
+	fmt.Fprintf(stdout, "with a mobility table from %d positions: ≤ %d rmse %.3f, > %d rmse %.3f\n", len(fitted), *cut, low.RMSE, *cut, high.RMSE)
 	return nil
 }
 

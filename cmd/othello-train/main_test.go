@@ -42,6 +42,13 @@ func TestGenFitCheck(t *testing.T) {
 	if !strings.Contains(out.String(), "rmse(discs)") || strings.Count(out.String(), "\n") < 10 {
 		t.Fatalf("check printed no error table:\n%s", out.String())
 	}
+	out.Reset()
+	if err := run(context.Background(), []string{"check", "-dir", dir, "-model", model, "-mobility-table", dir}, cli.Env(nil), nil, &out, &errs); err != nil {
+		t.Fatalf("check -mobility-table: %v", err)
+	}
+	if !strings.Contains(out.String(), "with a mobility table from ") {
+		t.Fatalf("check -mobility-table printed no bands with the table:\n%s", out.String())
+	}
 }
 
 func TestMPCFit(t *testing.T) {

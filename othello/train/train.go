@@ -317,14 +317,20 @@ type ErrStat struct {
 // empties. Below the generation's SolveAt the results are exact values, so
 // those rows are the evaluation's error against perfect play.
 func ModelErrors(samples []Sample, m *stdengine.Model) [61]ErrStat {
+	return EvalErrors(samples, func(x *Sample) float64 { return m.Eval(x.P, x.O, false) })
+}
+
+// EvalErrors is ModelErrors for any evaluation of a sample (discs, mover).
+func EvalErrors(samples []Sample, eval func(*Sample) float64) [61]ErrStat {
 	var out [61]ErrStat
 	var se [61]float64
-	for _, x := range samples {
+	for i := range samples {
+		x := &samples[i]
 		e := int(x.Empties)
 		if e < 0 || e > 60 {
 			continue
 		}
-		d := m.Eval(x.P, x.O, false) - float64(x.Final)
+		d := eval(x) - float64(x.Final)
 		se[e] += d * d
 		out[e].N++
 	}

@@ -254,3 +254,33 @@ func TestFitTied(t *testing.T) {
 		t.Fatal("the tied fit learnt nothing")
 	}
 }
+
+// TestMobilityTableNeverWorse: a cell's correction is the mean residual of
+// its positions, so on the positions it was filled from (without
+// shrinking) the model plus the table is never further from the labels
+// than the model alone; with shrinking it is pulled towards zero.
+func TestMobilityTableNeverWorse(t *testing.T) {
+	_, all := quickGames(t, 10, 4)
+	m := stdengine.Embedded()
+	opt := FitOptions{ScoreWeight: 0.5}
+	tab := FitMobilityTable(all, m, opt, 0)
+	shrunk := FitMobilityTable(all, m, opt, 1e9)
+	var before, after float64
+	for i := range all {
+		x := &all[i]
+		y := float64(opt.label(x))
+		v := m.Eval(x.P, x.O, false)
+		c := tab.Correction(x.P, x.O, int(x.Empties))
+		before += (v - y) * (v - y)
+		after += (v + c - y) * (v + c - y)
+		if s := shrunk.Correction(x.P, x.O, int(x.Empties)); math.Abs(s) > math.Abs(c)+1e-9 || math.Abs(s) > 1e-3 {
+			t.Fatalf("shrunk correction %v, unshrunk %v", s, c)
+		}
+	}
+	if after > before+1e-6 || !(after < before) {
+		t.Fatalf("squared error %v with the table, %v without", after, before)
+	}
+	if c := tab.Correction(0, 0, 60); c != 0 {
+		t.Fatalf("a cell without positions corrects by %v", c)
+	}
+}
