@@ -259,6 +259,98 @@ func reversiStdDepth(st *State, exact int) int {
 	return d
 }
 
+// stdLimits are the std engine's limits for st when a move may take up to
+// hard (timed: whether there is a clock at all): the selectivity, and from
+// how many empties the root solves, probably and then exactly.
+func (e *Engine) stdLimits(st *State, hard time.Duration, timed bool) stdengine.Limits {
+	exact := exactEmptiesFor(hard, 8)
+	lim := stdengine.Limits{MidgameSel: e.std.MidgameSel,
+		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact}
+	if st.Empties() > exact {
+		lim.SolveAfter = stdSolveAfterSelective
+	}
+	if !timed {
+		lim.ExactEmpties, lim.ProbableEmpties = 0, 0
+	}
+	return lim
+}
+
+// Ponder thinks on the opponent's time: it searches p, the position our
+// move left (RemainingMs our clock after it), on one thread, until ctx
+// ends or the search does, with the searcher and table the next Choose of
+// this engine takes. Whatever the reply, that search then finds the
+// reply's subtree in the table, searched as deep as the ponder went less
+// one. The caller stops the ponder (ctx) and waits for Ponder to return
+// before the next Choose, or that Choose would take another searcher.
+// Only the std engine's modes ponder (std, and anti with its model); in
+// the others Ponder returns at once. With Cores it searches only on a
+// core no search is using, and stops as soon as a search wants it.
+func (e *Engine) Ponder(ctx context.Context, p *Position) {
+	st := p.State
+	if len(p.Legal) == 0 || st.Mode.Size() != 8 || !(st.Mode == Std || st.Mode == Anti && !e.std.GenericAnti) {
+		return
+	}
+	if e.opts.Cores != nil {
+		lent, release, ok := e.opts.Cores.lend()
+		if !ok {
+			return
+		}
+		defer release()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(lent, cancel)()
+	}
+	model, pool := e.std.Model, e.stdPool
+	if model == nil {
+		model = stdengine.Embedded()
+	}
+	if st.Mode == Anti {
+		model, pool = e.std.AntiModel, e.antiPool
+		if model == nil {
+			model = stdengine.EmbeddedAnti()
+		}
+	}
+	s, ok := pool.get()
+	if !ok {
+		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
+		s.SetWithout(e.std.Without)
+	}
+	defer pool.put(s)
+	timed := e.opts.MaxDepth <= 0 || e.opts.FixedTime > 0
+	_, hard, _ := e.timePlan(p, overheadMs)
+	lim := e.stdLimits(st, hard, timed)
+	lim.MaxDepth, lim.Threads = e.opts.MaxDepth, 1
+	pl, op := st.Bitboards()
+	s.Search(ctx, pl, op, st.Turn == White, p.Legal, lim)
+}
+
+// PonderAfter starts pondering, in the background, the position our move
+// leaves from pos, with our clock then at pos's less used, and returns the
+// function that stops the ponder and waits for it: call it before this
+// engine's next Choose. When the opponent must pass, the position pondered
+// is our next one; when the move ends the game nothing starts.
+func (e *Engine) PonderAfter(pos *Position, move int, used time.Duration) (stop func()) {
+	next := pos.State.Clone()
+	if move == Pass || next.Play(move) != nil || next.Over() {
+		return func() {}
+	}
+	legal := next.LegalMoves()
+	if len(legal) == 0 {
+		_ = next.Play(Pass)
+		legal = next.LegalMoves()
+	}
+	p := &Position{State: next, Legal: legal, MatchID: pos.MatchID, Leg: pos.Leg,
+		RemainingMs: pos.RemainingMs - used.Milliseconds()}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.Ponder(ctx, p)
+	}()
+	return func() { cancel(); <-done }
+}
+
 // chooseStd searches with the std engine, on threads searchers (helpers,
 // when set, calls the helpers back): a std position, an anti one with an
 // anti model, or a reversi one, which is never solved (solve false).
@@ -271,16 +363,9 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Mo
 	defer pool.put(s)
 	st := p.State
 	pl, op := st.Bitboards()
-	exact := exactEmptiesFor(time.Until(deadline), 8)
-	lim := stdengine.Limits{MaxDepth: maxDepth, Soft: soft * 6 / 10, Deadline: deadline, FailLowDeadline: failLow, MidgameSel: e.std.MidgameSel,
-		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact,
-		Threads: threads, Helpers: helpers}
-	if st.Empties() > exact {
-		lim.SolveAfter = stdSolveAfterSelective
-	}
-	if deadline.IsZero() {
-		lim.ExactEmpties, lim.ProbableEmpties = 0, 0
-	}
+	lim := e.stdLimits(st, time.Until(deadline), !deadline.IsZero())
+	lim.MaxDepth, lim.Soft, lim.Deadline, lim.FailLowDeadline = maxDepth, soft*6/10, deadline, failLow
+	lim.Threads, lim.Helpers = threads, helpers
 	if e.opts.SolveAt > 0 {
 		lim.ProbableEmpties, lim.ExactEmpties = 0, 0
 		if st.Empties() <= e.opts.SolveAt && solve {
@@ -533,7 +618,9 @@ func Fallback(p *Position) int {
 // searches on both cores of a two-core machine while our other leg waits
 // for the opponent, and on one while both legs search. A search keeps
 // the threads it started with, less those called back; cores freed in
-// the middle of a search go to the next one.
+// the middle of a search go to the next one. A ponder (Engine.Ponder)
+// borrows only a free core, and gives it back to the first search that
+// wants it, before any helper of another search is called back.
 type Cores struct {
 	mu    sync.Mutex
 	n     int
@@ -542,19 +629,48 @@ type Cores struct {
 	stats CoreStats
 }
 
-// loan is one search's helper cores.
+// loan is one search's helper cores, or a ponder's core.
 type loan struct {
 	cores  int
 	cancel context.CancelFunc // calls the helpers back
+	ponder bool
 }
 
 // CoreStats say what a Cores did.
 type CoreStats struct {
-	Searches   int // searches started
-	Helped     int // … with helpers
-	CalledBack int // searches whose helpers were called back
-	Peak       int // most cores taken at once
-	Used       int // cores taken now
+	Searches       int // searches started
+	Helped         int // … with helpers
+	CalledBack     int // searches whose helpers were called back
+	Peak           int // most cores taken at once
+	Used           int // cores taken now
+	Ponders        int // ponders that found a free core
+	PondersStopped int // … stopped because a search wanted it
+}
+
+// lend gives a ponder a core no search is using, as a loan the next search
+// that wants it calls back (the context is then done). It returns false
+// when every core is taken; release, once the ponder is done.
+func (c *Cores) lend() (context.Context, func(), bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.used >= c.n {
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &loan{cores: 1, cancel: cancel, ponder: true}
+	c.loans = append(c.loans, l)
+	c.used++
+	c.stats.Ponders++
+	c.stats.Peak = max(c.stats.Peak, c.used)
+	return ctx, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if i := slices.Index(c.loans, l); i >= 0 {
+			c.loans = slices.Delete(c.loans, i, i+1)
+			c.used -= l.cores
+		}
+		l.cancel()
+	}, true
 }
 
 // NewCores returns a Cores of n cores (at least 1).
@@ -576,6 +692,18 @@ func (c *Cores) take(want int) (int, context.Context, func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stats.Searches++
+	// A ponder gives its core to any search that wants it, helpers
+	// included: a move due now is worth more than a guess at the next.
+	for i := 0; i < len(c.loans) && c.n-c.used < want; {
+		if l := c.loans[i]; l.ponder {
+			c.loans = slices.Delete(c.loans, i, i+1)
+			c.used -= l.cores
+			l.cancel()
+			c.stats.PondersStopped++
+			continue
+		}
+		i++
+	}
 	if c.used >= c.n && len(c.loans) > 0 {
 		l := c.loans[0]
 		c.loans = c.loans[1:]

@@ -123,3 +123,98 @@ func TestEnginesShareCores(t *testing.T) {
 		t.Errorf("cores after both searches: %+v", st)
 	}
 }
+
+// TestCoresLend: a ponder gets a core only when one is free, and gives it
+// to the next search that wants it, for its main searcher or a helper.
+func TestCoresLend(t *testing.T) {
+	c := NewCores(2)
+	ponder, releaseP, ok := c.lend()
+	if !ok {
+		t.Fatal("no core lent on an idle machine")
+	}
+	n, _, release := c.take(2)
+	if n != 2 {
+		t.Fatalf("a search beside a ponder: %d threads, want both cores", n)
+	}
+	select {
+	case <-ponder.Done():
+	default:
+		t.Fatal("the ponder kept a core a search's helper wanted")
+	}
+	if _, _, ok := c.lend(); ok {
+		t.Fatal("a core lent while a search uses both")
+	}
+	releaseP() // after being called back: gives nothing back twice
+	if s := c.Stats(); s.Used != 2 || s.Ponders != 1 || s.PondersStopped != 1 {
+		t.Fatalf("a search on both cores, its ponder stopped: %+v", s)
+	}
+	release()
+	_, _, r1 := c.take(1)
+	ponder, releaseP, ok = c.lend()
+	if !ok {
+		t.Fatal("no core lent beside a one-thread search")
+	}
+	_, _, r2 := c.take(1)
+	select {
+	case <-ponder.Done():
+	default:
+		t.Fatal("a search found no core free and the ponder kept its")
+	}
+	releaseP()
+	r1()
+	r2()
+	if s := c.Stats(); s.Used != 0 {
+		t.Fatalf("all done: %+v", s)
+	}
+}
+
+// TestPonderWarmsTheTable: after a ponder of the position our move left,
+// the search after the reply the ponder expected (its own best move) finds
+// the ponder's work in its table and searches fewer nodes than a fresh
+// engine does, and plays a legal move. Every mode but std and anti
+// returns at once.
+func TestPonderWarmsTheTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 7))
+	var warmNodes, coldNodes uint64
+	tries := 0
+	for range 10 {
+		s := randomPosition(rng, Std, 36)
+		legal := s.LegalMoves()
+		if len(legal) == 0 {
+			continue
+		}
+		at := &Position{State: s, Legal: legal, RemainingMs: 60000}
+		pondering := NewEngine(EngineOptions{TTBits: 16, MaxDepth: 9, Pool: 1})
+		pondering.Ponder(context.Background(), at)
+		expected := NewEngine(EngineOptions{TTBits: 16, MaxDepth: 9, Pool: 1}).Choose(context.Background(), at)
+		reply := s.Clone()
+		if err := reply.Play(expected.Move); err != nil {
+			t.Fatal(err)
+		}
+		ours := reply.LegalMoves()
+		if len(ours) == 0 {
+			continue
+		}
+		p := &Position{State: reply, Legal: ours, RemainingMs: 60000}
+		warm := pondering.Choose(context.Background(), p)
+		cold := NewEngine(EngineOptions{TTBits: 16, MaxDepth: 9, Pool: 1}).Choose(context.Background(), p)
+		if !slices.Contains(ours, warm.Move) {
+			t.Fatalf("after a ponder: move %d, legal %v", warm.Move, ours)
+		}
+		if warm.Nodes >= cold.Nodes {
+			t.Errorf("position %d: %d nodes after the ponder, %d without", tries, warm.Nodes, cold.Nodes)
+		}
+		tries++
+		warmNodes += warm.Nodes
+		coldNodes += cold.Nodes
+	}
+	if tries < 6 || warmNodes*4 > coldNodes*3 {
+		t.Fatalf("%d searches after a ponder: %d nodes, %d without", tries, warmNodes, coldNodes)
+	}
+	for _, mode := range []Mode{Grand, Octagon, Reversi} {
+		s := NewState(mode)
+		e := NewEngine(EngineOptions{TTBits: 12})
+		// An uncancelled context: Ponder must return on its own.
+		e.Ponder(context.Background(), &Position{State: s, Legal: s.LegalMoves(), RemainingMs: 60000})
+	}
+}

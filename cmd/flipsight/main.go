@@ -67,6 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// halved the first exact solve's time.
 	maxThink := fs.Float64("max-think-seconds", 0, "cap per move in seconds (0: no cap, remaining − 0.75 s, the engine plans its clock; max 300)")
 	ttBits := fs.Uint("tt-bits", 19, "built-in engine: log2 of transposition-table entries (10–26)")
+	ponder := fs.Bool("ponder", false, "built-in engine: think on the opponent's time, on cores no leg is searching with (a search takes them back at once)")
 	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "built-in engine: cores its legs share (1–64): a leg searches on every core free when it starts, and gives a core back when another leg starts")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
@@ -131,7 +132,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		// opponent, and on one while both search.
 		cores := othello.NewCores(*threads)
 		newEngine = func() wire.Engine {
-			return wire.InProcess{E: othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 1, Threads: *threads, Cores: cores})}
+			e := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, Pool: 1, Threads: *threads, Cores: cores})
+			if *ponder {
+				return &wire.Pondering{E: e}
+			}
+			return wire.InProcess{E: e}
 		}
 	}
 	env := flipsight.Environment{CPU: *cpuName, OS: osName(), Engine: *engineName, Practice: *practice}

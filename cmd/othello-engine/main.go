@@ -30,6 +30,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	moveTime := fs.Duration("movetime", 0, "fixed time per move instead of time management (still capped by budget_ms)")
 	ttBits := fs.Uint("tt-bits", 19, "log2 of transposition-table entries (10–26)")
 	threads := fs.Int("threads", 1, "std: searchers at once, a parallel search (1–64); the connector runs an engine per leg, each with its own")
+	ponder := fs.Bool("ponder", false, "std and anti: think on the opponent's time (between an answer and the next request), on one more thread")
 	verbose := fs.Bool("v", false, "log every move (depth, score, nodes) to stderr")
 	set := othello.DefaultStd()
 	fs.IntVar(&set.MidgameSel, "std-sel", set.MidgameSel, "std: midgame ProbCut selectivity, 0 (1.0σ) … 4 (2.6σ); 5: no ProbCut")
@@ -83,5 +84,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	eng := othello.NewEngine(othello.EngineOptions{TTBits: *ttBits, MaxDepth: *depth, FixedTime: *moveTime, Pool: 1, Std: &set, Threads: *threads})
+	if *ponder {
+		return jsonline.ServePondering(ctx, eng, stdin, stdout, logger)
+	}
 	return jsonline.Serve(ctx, eng, stdin, stdout, logger)
 }

@@ -73,7 +73,7 @@ func TestRunFlags(t *testing.T) {
 // and each setting, and a parallel search, still answers legal moves.
 func TestRunStdSettings(t *testing.T) {
 	req := `{"board":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,0,0,0,0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"color":1,"legal_moves":[19,26,37,44],"game_mode":"std","board_size":8,"remaining_ms":60000,"budget_ms":200}`
-	for _, args := range [][]string{{"-without", "etc,stability,sort-search,incremental", "-depth", "6"}, {"-std-sel", "5", "-std-selective", "0", "-depth", "6"}, {"-threads", "2", "-depth", "6"}} {
+	for _, args := range [][]string{{"-without", "etc,stability,sort-search,incremental", "-depth", "6"}, {"-std-sel", "5", "-std-selective", "0", "-depth", "6"}, {"-threads", "2", "-depth", "6"}, {"-ponder", "-depth", "6"}} {
 		stdin := strings.NewReader(req + "\n")
 		var out, errb bytes.Buffer
 		if err := run(context.Background(), args, cli.Env(nil), stdin, &out, &errb); err != nil {

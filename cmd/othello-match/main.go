@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	stderr = jsonline.SyncWriter(stderr) // shared by every engine process
 	modes := fs.String("mode", "std", "game mode: std, anti, grand, octagon, reversi, or all")
 	n := fs.Int("n", 10, "matches per mode")
-	engA := fs.String("a", "", "engine A: a command (run with /bin/sh -c, one process per leg), or engine[:key=value,…] for the built-in engine in process (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads, generic-anti)")
+	engA := fs.String("a", "", "engine A: a command (run with /bin/sh -c, one process per leg), or engine[:key=value,…] for the built-in engine in process (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads, generic-anti, ponder)")
 	engB := fs.String("b", "", "engine B, as -a")
 	clock := fs.Duration("clock", 60*time.Second, "clock per leg per colour")
 	maxThink := fs.Duration("max-think", 10*time.Second, "budget_ms cap (the connector's --max-think-seconds)")

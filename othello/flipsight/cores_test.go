@@ -89,6 +89,25 @@ func TestLoneLegUsesBothCores(t *testing.T) {
 	})
 }
 
+// TestPonderingLegs: with --ponder each leg's engine thinks on the
+// opponent's time on a free core; the match is played to the end, the
+// ponders found cores, and every core comes back.
+func TestPonderingLegs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 63)
+		id := h.fake.Challenge(othello.Std, 40)
+		cores := othello.NewCores(2)
+		h.playOnce(t, id, func(o *flipsight.Options) {
+			o.NewEngine = func() wire.Engine {
+				return &wire.Pondering{E: othello.NewEngine(othello.EngineOptions{TTBits: 14, MaxDepth: 4, Threads: 2, Cores: cores, Pool: 1})}
+			}
+		})
+		if s := cores.Stats(); s.Ponders == 0 || s.Used != 0 || s.Searches < 10 {
+			t.Errorf("cores after a match with ponders: %+v", s)
+		}
+	})
+}
+
 // engineFunc is a wire.Engine of one function.
 type engineFunc func(ctx context.Context, req *wire.Request, budget time.Duration) (wire.Answer, error)
 

@@ -1,10 +1,14 @@
 package jsonline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -75,5 +79,57 @@ func TestEngine(t *testing.T) {
 	defer garbage.Close()
 	if _, err := garbage.Move(context.Background(), req, time.Second); !errors.Is(err, wire.ErrEngine) {
 		t.Fatalf("garbage: %v", err)
+	}
+}
+
+// TestServePondering plays a game through ServePondering, the opponent
+// answering after a pause in which the engine ponders; the answers are
+// legal, and the end of the input stops the ponder (a timed ponder has no
+// depth to stop at, so Serve would not return otherwise).
+func TestServePondering(t *testing.T) {
+	eng := othello.NewEngine(othello.EngineOptions{TTBits: 14, FixedTime: 5 * time.Millisecond, Pool: 1})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- ServePondering(context.Background(), eng, inR, outW, slog.New(slog.DiscardHandler)) }()
+	answers := bufio.NewScanner(outR)
+	st := othello.NewState(othello.Std)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for ours := true; !st.Over(); ours = !ours {
+		legal := st.LegalMoves()
+		if len(legal) == 0 {
+			if err := st.Play(othello.Pass); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if !ours {
+			time.Sleep(2 * time.Millisecond) // the engine ponders meanwhile
+			if err := st.Play(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		b, err := json.Marshal(wire.NewRequest(st, time.Minute, time.Second, 1, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := inW.Write(append(b, '\n')); err != nil {
+			t.Fatal(err)
+		}
+		if !answers.Scan() {
+			t.Fatalf("no answer: %v", answers.Err())
+		}
+		a, err := wire.ParseReply(answers.Bytes(), 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Play(a.Move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inW.Close()
+	if err := <-served; err != nil {
+		t.Fatal(err)
 	}
 }

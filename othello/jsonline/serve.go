@@ -26,16 +26,37 @@ const MaxLine = 1 << 20
 // gets a wire.ErrorReply line (the problem and its kind) and the loop goes
 // on.
 func Serve(ctx context.Context, eng *othello.Engine, in io.Reader, out io.Writer, logger *slog.Logger) error {
+	return serve(ctx, eng, false, in, out, logger)
+}
+
+// ServePondering is Serve thinking on the opponent's time: from each
+// answer until the next line arrives it ponders the position its move
+// left (othello.Engine.PonderAfter), on one thread. A connector that runs
+// an engine process per leg, as FlipSight's does, never has one process
+// search and ponder at once.
+func ServePondering(ctx context.Context, eng *othello.Engine, in io.Reader, out io.Writer, logger *slog.Logger) error {
+	return serve(ctx, eng, true, in, out, logger)
+}
+
+func serve(ctx context.Context, eng *othello.Engine, ponder bool, in io.Reader, out io.Writer, logger *slog.Logger) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
+	stop := func() {}
+	defer func() { stop() }()
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil
 		}
 		line, err := readLine(r)
+		stop()
+		stop = func() {}
 		if len(line) > 0 {
-			if werr := answer(ctx, eng, line, w, logger); werr != nil {
+			pos, d, werr := answer(ctx, eng, line, w, logger)
+			if werr != nil {
 				return werr
+			}
+			if ponder && pos != nil {
+				stop = eng.PonderAfter(pos, d.Move, d.Elapsed)
 			}
 		}
 		if errors.Is(err, io.EOF) {
@@ -97,7 +118,9 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-func answer(ctx context.Context, eng *othello.Engine, line []byte, w *bufio.Writer, logger *slog.Logger) error {
+// answer answers one line; it returns the position and the decision when
+// the line was a request (nil for a bad line).
+func answer(ctx context.Context, eng *othello.Engine, line []byte, w *bufio.Writer, logger *slog.Logger) (*othello.Position, othello.Decision, error) {
 	req, err := wire.Decode(line)
 	var pos *othello.Position
 	if err == nil {
@@ -106,12 +129,12 @@ func answer(ctx context.Context, eng *othello.Engine, line []byte, w *bufio.Writ
 	if err != nil {
 		kind := problem.KindOf(err)
 		logger.Warn("bad request", "kind", kind, "err", err)
-		return writeLine(w, wire.ErrorReply{Error: err.Error(), Kind: kind.String()})
+		return nil, othello.Decision{}, writeLine(w, wire.ErrorReply{Error: err.Error(), Kind: kind.String()})
 	}
 	d := eng.Choose(ctx, pos)
 	logger.Debug("move", "mode", pos.State.Mode, "move", d.Move, "score", d.Score, "depth", d.Depth,
 		"exact", d.Exact, "nodes", d.Nodes, "ms", d.Elapsed.Milliseconds(), "remaining_ms", pos.RemainingMs)
-	return writeLine(w, wire.Reply{Move: d.Move})
+	return pos, d, writeLine(w, wire.Reply{Move: d.Move})
 }
 
 func writeLine(w *bufio.Writer, v any) error {

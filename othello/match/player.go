@@ -30,6 +30,8 @@ import (
 //	generic-anti=B   anti: the generic searcher and its hand-written evaluation (true/false)
 //	threads=N        std: searchers at once, a parallel search (1–64); both legs of a match
 //	                 search at once unless Config.Sequential, each on its own threads
+//	ponder=B         std and anti: think on the opponent's time, on one more thread
+//	                 (wire.Pondering; true/false)
 //
 // An unknown option or a bad value is an error naming it. Any other spec
 // is a command (run with /bin/sh -c, one process per leg) speaking the
@@ -40,6 +42,7 @@ type Player struct {
 	NBoard  bool                   // the command speaks NBoard
 	NBDir   string                 // its working directory
 	NBDepth int                    // "set depth N" when > 0
+	Ponder  bool                   // in process: think on the opponent's time
 }
 
 const engineSpec = "engine"
@@ -127,14 +130,18 @@ func (p *Player) setOption(key, val string) error {
 		}
 	case "threads":
 		o.Threads, err = intIn(1, 64)
-	case "generic-anti":
+	case "generic-anti", "ponder":
 		b, perr := strconv.ParseBool(val)
 		if perr != nil {
 			return fmt.Errorf("%s=%q: want true or false", key, val)
 		}
-		o.Std.GenericAnti = b
+		if key == "ponder" {
+			p.Ponder = b
+		} else {
+			o.Std.GenericAnti = b
+		}
 	default:
-		return fmt.Errorf("unknown option %q (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads, generic-anti)", key)
+		return fmt.Errorf("unknown option %q (depth, movetime, tt-bits, std-sel, std-selective, without, model, threads, generic-anti, ponder)", key)
 	}
 	return err
 }
@@ -143,6 +150,8 @@ func (p *Player) setOption(key, val string) error {
 // command's, nil discards it).
 func (p Player) NewEngine(stderr io.Writer) wire.Engine {
 	switch {
+	case p.InProc != nil && p.Ponder:
+		return &wire.Pondering{E: othello.NewEngine(*p.InProc)}
 	case p.InProc != nil:
 		return wire.InProcess{E: othello.NewEngine(*p.InProc)}
 	case p.NBoard:

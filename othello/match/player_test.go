@@ -7,6 +7,7 @@ import (
 
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/stdengine"
+	"github.com/botarena/gamebot/othello/wire"
 )
 
 // TestPlayerSpecs: the built-in engine's options are othello-engine's
@@ -37,6 +38,11 @@ func TestPlayerSpecs(t *testing.T) {
 			t.Errorf("ParsePlayer(%q) = %+v, %v", tc.spec, p.InProc, err)
 		}
 	}
+	if p, err := ParsePlayer("engine:ponder=true"); err != nil || !p.Ponder {
+		t.Errorf("engine:ponder=true: %+v, %v", p, err)
+	} else if _, ok := p.NewEngine(nil).(*wire.Pondering); !ok {
+		t.Errorf("engine:ponder=true plays without pondering")
+	}
 	if p, err := ParsePlayer("/tmp/oe -depth 2"); err != nil || p.InProc != nil {
 		t.Errorf("a command: %+v, %v", p, err)
 	}
@@ -47,6 +53,7 @@ func TestPlayerSpecs(t *testing.T) {
 		{"engine:depth", `option "depth" has no value`},
 		{"engine:depth=2,depth=3", `option "depth" given twice`},
 		{"engine:movetime=fast", `movetime="fast"`},
+		{"engine:ponder=yes", `ponder="yes"`},
 		{"engine:movetime=6m", `movetime="6m"`},
 		{"engine:tt-bits=40", `tt-bits="40"`},
 		{"engine:std-sel=6", `std-sel="6"`},

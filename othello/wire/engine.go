@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
@@ -84,3 +85,48 @@ func NewRequest(st *othello.State, remaining, budget time.Duration, matchID int6
 
 // Close implements Engine: there is nothing to release.
 func (InProcess) Close() error { return nil }
+
+// Pondering is InProcess that thinks on the opponent's time: after each
+// answer it searches the position its move left (othello.Engine.Ponder)
+// until the next request, or Close, stops it. The engine must be this
+// leg's alone, as the match runner and the connector start one per leg:
+// the next search finds the ponder's work in the engine's table.
+type Pondering struct {
+	E *othello.Engine
+
+	mu   sync.Mutex
+	stop func() // stops the running ponder and waits for it; nil: none
+}
+
+// Move implements Engine.
+func (n *Pondering) Move(ctx context.Context, req *Request, budget time.Duration) (Answer, error) {
+	n.halt()
+	start := time.Now()
+	a, err := InProcess{E: n.E}.Move(ctx, req, budget)
+	if err != nil || a.Move == othello.Pass {
+		return a, err
+	}
+	pos, _ := req.Position() // InProcess validated it
+	stop := n.E.PonderAfter(pos, a.Move, time.Since(start))
+	n.mu.Lock()
+	n.stop = stop
+	n.mu.Unlock()
+	return a, nil
+}
+
+// halt stops the running ponder, if any, and waits until it has stopped.
+func (n *Pondering) halt() {
+	n.mu.Lock()
+	stop := n.stop
+	n.stop = nil
+	n.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// Close implements Engine: it stops the ponder.
+func (n *Pondering) Close() error {
+	n.halt()
+	return nil
+}

@@ -215,3 +215,27 @@ func FuzzParseReply(f *testing.F) {
 		}
 	})
 }
+
+// TestPondering: a pondering engine answers a whole game with legal moves
+// (its ponder stopped before each search), in std and in a mode that
+// does not ponder, and Close stops a ponder that would otherwise search
+// on: a time-managed ponder has no depth to stop at.
+func TestPondering(t *testing.T) {
+	for _, mode := range []othello.Mode{othello.Std, othello.Grand} {
+		e := &Pondering{E: othello.NewEngine(othello.EngineOptions{TTBits: 14, FixedTime: 5 * time.Millisecond, Pool: 1})}
+		st := othello.NewState(mode)
+		for !st.Over() {
+			req := NewRequest(st, 60*time.Second, 50*time.Millisecond, 1, 0, 0)
+			a, err := e.Move(context.Background(), req, 50*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Play(a.Move); err != nil {
+				t.Fatalf("%s: %v", mode, err)
+			}
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
