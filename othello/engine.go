@@ -203,21 +203,13 @@ func (e *Engine) Choose(ctx context.Context, p *Position) Decision {
 		defer release()
 	}
 	var d Decision
-	model := e.std.Model
-	if model == nil {
-		model = stdengine.Embedded()
-	}
 	switch {
 	case st.Mode == Std:
-		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
+		d = e.chooseStd(ctx, p, false, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
 	case st.Mode == Reversi && std:
-		d = e.chooseStd(ctx, p, model, e.stdPool, soft, deadline, failLowDeadline, min(maxDepth, reversiDepth), threads, helpers, false)
+		d = e.chooseStd(ctx, p, false, soft, deadline, failLowDeadline, min(maxDepth, reversiDepth), threads, helpers, false)
 	case std:
-		anti := e.std.AntiModel
-		if anti == nil {
-			anti = stdengine.EmbeddedAnti()
-		}
-		d = e.chooseStd(ctx, p, anti, e.antiPool, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
+		d = e.chooseStd(ctx, p, true, soft, deadline, failLowDeadline, maxDepth, threads, helpers, true)
 	default:
 		d = e.chooseVariant(ctx, p, soft, deadline, maxDepth, exact)
 	}
@@ -301,22 +293,8 @@ func (e *Engine) Ponder(ctx context.Context, p *Position) {
 		defer cancel()
 		defer context.AfterFunc(lent, cancel)()
 	}
-	model, pool := e.std.Model, e.stdPool
-	if model == nil {
-		model = stdengine.Embedded()
-	}
-	if st.Mode == Anti {
-		model, pool = e.std.AntiModel, e.antiPool
-		if model == nil {
-			model = stdengine.EmbeddedAnti()
-		}
-	}
-	s, ok := pool.get()
-	if !ok {
-		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
-		s.SetWithout(e.std.Without)
-	}
-	defer pool.put(s)
+	s, done := e.stdSearcher(st.Mode == Anti)
+	defer done()
 	timed := e.opts.MaxDepth <= 0 || e.opts.FixedTime > 0
 	_, hard, _ := e.timePlan(p, overheadMs)
 	lim := e.stdLimits(st, hard, timed)
@@ -351,16 +329,35 @@ func (e *Engine) PonderAfter(pos *Position, move int, used time.Duration) (stop 
 	return func() { cancel(); <-done }
 }
 
-// chooseStd searches with the std engine, on threads searchers (helpers,
-// when set, calls the helpers back): a std position, an anti one with an
-// anti model, or a reversi one, which is never solved (solve false).
-func (e *Engine) chooseStd(ctx context.Context, p *Position, model *stdengine.Model, pool pool[*stdengine.Searcher], soft time.Duration, deadline, failLow time.Time, maxDepth, threads int, helpers context.Context, solve bool) Decision {
+// stdSearcher borrows a std-engine searcher with the std model (anti: the
+// anti model) and its table from the engine's pool, or makes one; done
+// gives it back.
+func (e *Engine) stdSearcher(anti bool) (s *stdengine.Searcher, done func()) {
+	model, pool := e.std.Model, e.stdPool
+	if model == nil {
+		model = stdengine.Embedded()
+	}
+	if anti {
+		model, pool = e.std.AntiModel, e.antiPool
+		if model == nil {
+			model = stdengine.EmbeddedAnti()
+		}
+	}
 	s, ok := pool.get()
 	if !ok {
 		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
 		s.SetWithout(e.std.Without)
 	}
-	defer pool.put(s)
+	return s, func() { pool.put(s) }
+}
+
+// chooseStd searches with the std engine, on threads searchers (helpers,
+// when set, calls the helpers back): a std position, an anti one (anti:
+// with the anti model), or a reversi one, which is never solved (solve
+// false).
+func (e *Engine) chooseStd(ctx context.Context, p *Position, anti bool, soft time.Duration, deadline, failLow time.Time, maxDepth, threads int, helpers context.Context, solve bool) Decision {
+	s, done := e.stdSearcher(anti)
+	defer done()
 	st := p.State
 	pl, op := st.Bitboards()
 	lim := e.stdLimits(st, time.Until(deadline), !deadline.IsZero())

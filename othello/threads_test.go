@@ -208,6 +208,7 @@ func TestPonderWarmsTheTable(t *testing.T) {
 		warmNodes += warm.Nodes
 		coldNodes += cold.Nodes
 	}
+	t.Logf("%d searches after a ponder: %d nodes, %d without (%.0f%%)", tries, warmNodes, coldNodes, 100*float64(warmNodes)/float64(coldNodes))
 	if tries < 6 || warmNodes*4 > coldNodes*3 {
 		t.Fatalf("%d searches after a ponder: %d nodes, %d without", tries, warmNodes, coldNodes)
 	}

@@ -48,14 +48,20 @@ func (n InProcess) Move(ctx context.Context, req *Request, budget time.Duration)
 	if err != nil {
 		return Answer{}, err
 	}
+	a, _ := choose(ctx, n.E, pos, budget)
+	return a, nil
+}
+
+// choose asks e for pos's move within budget.
+func choose(ctx context.Context, e *othello.Engine, pos *othello.Position, budget time.Duration) (Answer, othello.Decision) {
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	d := n.E.Choose(ctx, pos)
+	d := e.Choose(ctx, pos)
 	a := Answer{Move: d.Move, Depth: d.Depth, Exact: d.Exact}
 	if d.Move != othello.Pass {
 		a.Score = &d.Score
 	}
-	return a, nil
+	return a, d
 }
 
 // NewRequest is the request FlipSight's connector sends for st (mode,
@@ -101,13 +107,12 @@ type Pondering struct {
 // Move implements Engine.
 func (n *Pondering) Move(ctx context.Context, req *Request, budget time.Duration) (Answer, error) {
 	n.halt()
-	start := time.Now()
-	a, err := InProcess{E: n.E}.Move(ctx, req, budget)
-	if err != nil || a.Move == othello.Pass {
-		return a, err
+	pos, err := req.Position()
+	if err != nil {
+		return Answer{}, err
 	}
-	pos, _ := req.Position() // InProcess validated it
-	stop := n.E.PonderAfter(pos, a.Move, time.Since(start))
+	a, d := choose(ctx, n.E, pos, budget)
+	stop := n.E.PonderAfter(pos, d.Move, d.Elapsed)
 	n.mu.Lock()
 	n.stop = stop
 	n.mu.Unlock()
