@@ -276,31 +276,51 @@ func (e *Engine) stdLimits(st *State, hard time.Duration, timed bool) stdengine.
 // before the next Choose, or that Choose would take another searcher.
 // Only the std engine's modes ponder (std, and anti with its model); in
 // the others Ponder returns at once. With Cores it searches only on a
-// core no search is using, and stops as soon as a search wants it.
+// core no search is using, gives it back as soon as a search wants it,
+// and goes on when a core is free again, until ctx ends.
 func (e *Engine) Ponder(ctx context.Context, p *Position) {
 	st := p.State
 	if len(p.Legal) == 0 || st.Mode.Size() != 8 || !(st.Mode == Std || st.Mode == Anti && !e.std.GenericAnti) {
 		return
 	}
-	if e.opts.Cores != nil {
-		lent, release, ok := e.opts.Cores.lend()
-		if !ok {
-			return
-		}
-		defer release()
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(lent, cancel)()
-	}
-	s, done := e.stdSearcher(st.Mode == Anti)
-	defer done()
 	timed := e.opts.MaxDepth <= 0 || e.opts.FixedTime > 0
 	_, hard, _ := e.timePlan(p, overheadMs)
 	lim := e.stdLimits(st, hard, timed)
 	lim.MaxDepth, lim.Threads = e.opts.MaxDepth, 1
 	pl, op := st.Bitboards()
-	s.Search(ctx, pl, op, st.Turn == White, p.Legal, lim)
+	if e.opts.Cores == nil {
+		s, done := e.stdSearcher(st.Mode == Anti)
+		defer done()
+		s.Search(ctx, pl, op, st.Turn == White, p.Legal, lim)
+		return
+	}
+	// On shared cores the ponder waits for a free one, and when a search
+	// calls its core back it waits for the next: the search it starts
+	// again finds what it had done in the table. The searcher is borrowed
+	// only once a core is, so that a ponder that never gets one holds
+	// nothing another search of this engine could use.
+	var s *stdengine.Searcher
+	for {
+		lent, release, ok := e.opts.Cores.lend(ctx)
+		if !ok {
+			return
+		}
+		if s == nil {
+			var done func()
+			s, done = e.stdSearcher(st.Mode == Anti)
+			defer done()
+		}
+		sctx, cancel := context.WithCancel(ctx)
+		stopLent := context.AfterFunc(lent, cancel)
+		s.Search(sctx, pl, op, st.Turn == White, p.Legal, lim)
+		stopLent()
+		called := lent.Err() != nil
+		cancel()
+		release()
+		if !called || ctx.Err() != nil {
+			return
+		}
+	}
 }
 
 // PonderAfter starts pondering, in the background, the position our move
@@ -615,14 +635,16 @@ func Fallback(p *Position) int {
 // searches on both cores of a two-core machine while our other leg waits
 // for the opponent, and on one while both legs search. A search keeps
 // the threads it started with, less those called back; cores freed in
-// the middle of a search go to the next one. A ponder (Engine.Ponder)
-// borrows only a free core, and gives it back to the first search that
-// wants it, before any helper of another search is called back.
+// the middle of a search go to the next one, or to a waiting ponder. A
+// ponder (Engine.Ponder) borrows only a free core, waiting for one if
+// need be, and gives it back to the first search that wants it, before
+// any helper of another search is called back.
 type Cores struct {
 	mu    sync.Mutex
 	n     int
-	used  int     // cores taken: each search's main searcher and its helpers
-	loans []*loan // the searches holding helper cores, oldest first
+	used  int           // cores taken: each search's main searcher and its helpers
+	loans []*loan       // the searches holding helper cores, oldest first
+	freed chan struct{} // closed when cores are given back: ponders wait on it
 	stats CoreStats
 }
 
@@ -645,29 +667,55 @@ type CoreStats struct {
 }
 
 // lend gives a ponder a core no search is using, as a loan the next search
-// that wants it calls back (the context is then done). It returns false
-// when every core is taken; release, once the ponder is done.
-func (c *Cores) lend() (context.Context, func(), bool) {
+// that wants it calls back (the context is then done), waiting for one
+// while every core is taken. It returns false when ctx ends first;
+// release, once the ponder is done.
+func (c *Cores) lend(ctx context.Context) (context.Context, func(), bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.used >= c.n {
+	for c.used >= c.n {
+		if c.freed == nil {
+			c.freed = make(chan struct{})
+		}
+		freed := c.freed
+		c.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+		}
+		c.mu.Lock()
+		if ctx.Err() != nil {
+			return nil, nil, false
+		}
+	}
+	if ctx.Err() != nil {
 		return nil, nil, false
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	lent, cancel := context.WithCancel(context.Background())
 	l := &loan{cores: 1, cancel: cancel, ponder: true}
 	c.loans = append(c.loans, l)
 	c.used++
 	c.stats.Ponders++
 	c.stats.Peak = max(c.stats.Peak, c.used)
-	return ctx, func() {
+	return lent, func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if i := slices.Index(c.loans, l); i >= 0 {
 			c.loans = slices.Delete(c.loans, i, i+1)
-			c.used -= l.cores
+			c.release(l.cores)
 		}
 		l.cancel()
 	}, true
+}
+
+// release gives n cores back and wakes the ponders waiting for one; c.mu
+// is held.
+func (c *Cores) release(n int) {
+	c.used -= n
+	if c.freed != nil {
+		close(c.freed)
+		c.freed = nil
+	}
 }
 
 // NewCores returns a Cores of n cores (at least 1).
@@ -725,13 +773,13 @@ func (c *Cores) take(want int) (int, context.Context, func()) {
 	return threads, helpers, func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.used--
+		c.release(1)
 		if l == nil {
 			return
 		}
 		if i := slices.Index(c.loans, l); i >= 0 { // not called back
 			c.loans = slices.Delete(c.loans, i, i+1)
-			c.used -= l.cores
+			c.release(l.cores)
 		}
 		l.cancel()
 	}

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"testing/synctest"
 )
 
 // TestCores: a search takes a core and the free ones it asks for; one
@@ -128,7 +129,8 @@ func TestEnginesShareCores(t *testing.T) {
 // to the next search that wants it, for its main searcher or a helper.
 func TestCoresLend(t *testing.T) {
 	c := NewCores(2)
-	ponder, releaseP, ok := c.lend()
+	idle := context.Background()
+	ponder, releaseP, ok := c.lend(idle)
 	if !ok {
 		t.Fatal("no core lent on an idle machine")
 	}
@@ -141,7 +143,9 @@ func TestCoresLend(t *testing.T) {
 	default:
 		t.Fatal("the ponder kept a core a search's helper wanted")
 	}
-	if _, _, ok := c.lend(); ok {
+	gone, cancel := context.WithCancel(idle)
+	cancel()
+	if _, _, ok := c.lend(gone); ok {
 		t.Fatal("a core lent while a search uses both")
 	}
 	releaseP() // after being called back: gives nothing back twice
@@ -150,7 +154,7 @@ func TestCoresLend(t *testing.T) {
 	}
 	release()
 	_, _, r1 := c.take(1)
-	ponder, releaseP, ok = c.lend()
+	ponder, releaseP, ok = c.lend(idle)
 	if !ok {
 		t.Fatal("no core lent beside a one-thread search")
 	}
@@ -218,4 +222,51 @@ func TestPonderWarmsTheTable(t *testing.T) {
 		// An uncancelled context: Ponder must return on its own.
 		e.Ponder(context.Background(), &Position{State: s, Legal: s.LegalMoves(), RemainingMs: 60000})
 	}
+}
+
+// TestPonderWaitsForACore: on shared cores a ponder that finds none free
+// waits for one, and one called back by a search goes on once the search
+// gives its core back, until its context ends.
+func TestPonderWaitsForACore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cores := NewCores(1)
+		e := NewEngine(EngineOptions{TTBits: 14, MaxDepth: 64, Cores: cores})
+		s := randomPosition(rand.New(rand.NewPCG(5, 5)), Std, 40)
+		pos := &Position{State: s, Legal: s.LegalMoves(), RemainingMs: 60000}
+		_, _, release := cores.take(1)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.Ponder(ctx, pos) // depth 64 at 40 empties: until cancelled
+		}()
+		synctest.Wait()
+		if st := cores.Stats(); st.Ponders != 0 || st.Used != 1 {
+			t.Fatalf("a ponder beside a search on the only core: %+v", st)
+		}
+		waitPonders := func(n int) {
+			for cores.Stats().Ponders < n {
+				select {
+				case <-done:
+					t.Fatalf("the ponder ended with its context alive: %+v", cores.Stats())
+				default:
+					runtime.Gosched()
+				}
+			}
+		}
+		release()
+		waitPonders(1)
+		_, _, release = cores.take(1)
+		synctest.Wait() // the ponder gave the core back and waits again
+		if st := cores.Stats(); st.Ponders != 1 || st.PondersStopped != 1 || st.Used != 1 {
+			t.Fatalf("a search called the ponder's core back: %+v", st)
+		}
+		release()
+		waitPonders(2)
+		cancel()
+		<-done
+		if st := cores.Stats(); st.Used != 0 || st.Ponders != 2 {
+			t.Fatalf("the ponder stopped: %+v", st)
+		}
+	})
 }
