@@ -673,7 +673,10 @@ type CoreStats struct {
 func (c *Cores) lend(ctx context.Context) (context.Context, func(), bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.used >= c.n {
+	for c.used >= c.n || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			return nil, nil, false
+		}
 		if c.freed == nil {
 			c.freed = make(chan struct{})
 		}
@@ -684,12 +687,6 @@ func (c *Cores) lend(ctx context.Context) (context.Context, func(), bool) {
 		case <-ctx.Done():
 		}
 		c.mu.Lock()
-		if ctx.Err() != nil {
-			return nil, nil, false
-		}
-	}
-	if ctx.Err() != nil {
-		return nil, nil, false
 	}
 	lent, cancel := context.WithCancel(context.Background())
 	l := &loan{cores: 1, cancel: cancel, ponder: true}
