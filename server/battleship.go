@@ -6,6 +6,7 @@ import (
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/wire"
+	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/botarena/gamebot/internal/problem"
 )
 
@@ -64,7 +65,7 @@ func (s *Server) battleship(bot *battleship.Bot, route *routeMetrics) http.Handl
 		},
 		encode: func(w http.ResponseWriter, a any) int {
 			if a == nil {
-				return writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error"})
+				return writeJSON(w, http.StatusInternalServerError, httpkit.ErrorBody{Error: "internal error"})
 			}
 			return writeJSON(w, http.StatusOK, a)
 		},

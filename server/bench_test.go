@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/botarena/gamebot/giretra/middeal"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/middeal"
 	"github.com/prometheus/client_golang/prometheus"
 )
 

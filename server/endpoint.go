@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -13,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/botarena/gamebot/internal/problem"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -128,27 +127,15 @@ func stackOf(err error) []byte {
 	return nil
 }
 
-// errorBody is the JSON shape of every error answer.
-type errorBody struct {
-	Error string `json:"error"`
-}
-
-// writeProblem answers err: a Problem with its status and {"error": …}
-// (or its own Body); anything else as a logged, bare 500.
+// writeProblem answers err through the kit (a Problem with its status,
+// anything else a bare 500 whose cause is logged) and logs a client's
+// mistake at warn level.
 func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, err error) int {
-	var p *problem.Problem
-	if !errors.As(err, &p) {
-		s.logger.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)
-		return writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error"})
+	status := httpkit.WriteProblem(w, r, s.logger, err)
+	if status < 500 && s.logger.Enabled(r.Context(), slog.LevelWarn) {
+		s.logger.WarnContext(r.Context(), "bad request", "path", r.URL.Path, "status", status, "err", err.Error())
 	}
-	status := problem.Status(p.Kind)
-	if s.logger.Enabled(r.Context(), slog.LevelWarn) {
-		s.logger.WarnContext(r.Context(), "bad request", "path", r.URL.Path, "status", status, "err", p.Msg)
-	}
-	if p.Body != nil {
-		return writeJSON(w, status, p.Body)
-	}
-	return writeJSON(w, status, errorBody{Error: p.Msg})
+	return status
 }
 
 // bodyPool recycles request buffers: decoded requests may alias the body
@@ -156,38 +143,14 @@ func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, err error)
 // after the answer is written.
 var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-// readBody reads the whole body, at most the configured size (413 beyond;
-// a declared Content-Length is checked before reading).
+// readBody reads the whole body into a pooled buffer, at most the
+// configured size (413 beyond; a declared Content-Length is checked
+// before reading).
 func (s *Server) readBody(r *http.Request) (*[]byte, error) {
 	buf := bodyPool.Get().(*[]byte)
-	b := (*buf)[:0]
-	limit := s.maxBody
-	if r.ContentLength > limit {
-		return buf, problem.New(problem.TooLarge, "request body larger than %d bytes", limit)
-	}
-	if r.ContentLength > 0 && int64(cap(b)) < r.ContentLength {
-		b = make([]byte, 0, r.ContentLength)
-	}
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Body.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if int64(len(b)) > limit {
-			*buf = b
-			return buf, problem.New(problem.TooLarge, "request body larger than %d bytes", limit)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			*buf = b
-			return buf, problem.Malformedf("reading request body: %v", err)
-		}
-	}
+	b, err := httpkit.ReadBody(r, s.maxBody, *buf)
 	*buf = b
-	return buf, nil
+	return buf, err
 }
 
 // maxPooled bounds the buffers kept: a rare 4 MiB battleship body is not
@@ -201,34 +164,12 @@ func (s *Server) releaseBody(buf *[]byte) {
 	}
 }
 
-// marshal encodes v as one JSON line.
-func marshal(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	return append(b, '\n'), err
-}
-
-// writeJSON writes v with status in one write (headers and body together:
-// no Nagle/delayed-ACK stall) and returns the status.
-func writeJSON(w http.ResponseWriter, status int, v any) int {
-	b, err := marshal(v)
-	if err != nil {
-		status = http.StatusInternalServerError
-		b = []byte(`{"error":"internal error"}` + "\n")
-	}
-	return writeRaw(w, status, b)
-}
-
-// writeRaw writes a JSON body that is ready (ending in a newline).
-func writeRaw(w http.ResponseWriter, status int, b []byte) int {
-	h := w.Header()
-	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-	return status
-}
-
-var jsonContentType = []string{"application/json; charset=utf-8"}
+// writeJSON and writeRaw are the kit's: one write, headers and body
+// together.
+var (
+	writeJSON = httpkit.WriteJSON
+	writeRaw  = httpkit.WriteRaw
+)
 
 // emptyObject is the {} answer of notifications.
 var emptyObject = []byte("{}\n")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -156,7 +157,7 @@ func TestBadInput(t *testing.T) {
 			if rec.Code != tt.status {
 				t.Fatalf("status %d, want %d (%s)", rec.Code, tt.status, rec.Body)
 			}
-			var e errorBody
+			var e httpkit.ErrorBody
 			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error == "" {
 				t.Fatalf("body %q is not a JSON error", rec.Body)
 			}

@@ -1,9 +1,9 @@
 package server
 
 import (
-	"github.com/botarena/gamebot/battleship"
 	"sync"
 
+	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/giretra"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -14,10 +15,10 @@ func (s *Server) routes(reg *prometheus.Registry, deps Deps) http.Handler {
 	r := chi.NewRouter()
 	unmatched := s.metrics.forRoute("unmatched", "")
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		s.simple(unmatched, w, r, http.StatusNotFound, errorBody{Error: "no such endpoint: " + r.Method + " " + r.URL.Path})
+		s.simple(unmatched, w, r, http.StatusNotFound, httpkit.ErrorBody{Error: "no such endpoint: " + r.Method + " " + r.URL.Path})
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		s.simple(unmatched, w, r, http.StatusMethodNotAllowed, errorBody{Error: "method " + r.Method + " not allowed on " + r.URL.Path})
+		s.simple(unmatched, w, r, http.StatusMethodNotAllowed, httpkit.ErrorBody{Error: "method " + r.Method + " not allowed on " + r.URL.Path})
 	})
 
 	const healthPath, metricsPath = "/health", "/metrics"
@@ -31,9 +32,9 @@ func (s *Server) routes(reg *prometheus.Registry, deps Deps) http.Handler {
 	prom := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	r.Get(metricsPath, func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		sw := httpkit.NewStatusWriter(w)
 		prom.ServeHTTP(sw, r)
-		metrics.done(start, sw.status)
+		metrics.done(start, sw.Status)
 	})
 
 	// Full patterns on one router (no sub-routers to descend into). Each
@@ -74,16 +75,4 @@ func (s *Server) simple(rm *routeMetrics, w http.ResponseWriter, r *http.Request
 	start := time.Now()
 	rm.done(start, writeJSON(w, status, v))
 	s.logRequest(r, rm.route, status, start)
-}
-
-// statusWriter remembers the status of a handler the server does not
-// write itself (the Prometheus handler).
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
 }

@@ -2,9 +2,9 @@
 // session API, botsarena's battleship endpoint and the FlipSight Othello
 // move. Every route has one shape (endpoint: decode → decide → encode);
 // the games' wire packages decode and validate, reporting problems in one
-// error model (internal/problem) that problem.Status maps to HTTP statuses in
-// one place; the engines decide. The server holds the Giretra sessions and
-// the metrics.
+// error model (internal/problem) that internal/httpkit maps to HTTP
+// statuses in one place; the engines decide. The server holds the Giretra
+// sessions and the metrics.
 package server
 
 import (
@@ -16,6 +16,7 @@ import (
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/botarena/gamebot/othello"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -127,7 +128,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 			s.logger.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", v, "stack", string(debugStack()))
-			writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error"})
+			writeJSON(w, http.StatusInternalServerError, httpkit.ErrorBody{Error: "internal error"})
 		}
 	}()
 	s.router.ServeHTTP(w, r)
@@ -135,7 +136,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Janitor reclaims expired sessions every interval until ctx is done.
 func (s *Server) Janitor(ctx context.Context, interval time.Duration) {
-	s.sessions.janitor(ctx, interval)
+	httpkit.Every(ctx, interval, s.sessions.sweep)
 }
 
 // Sessions is the number of Giretra sessions held (for tests and tools).

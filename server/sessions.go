@@ -2,7 +2,6 @@ package server
 
 import (
 	"container/list"
-	"context"
 	"crypto/rand"
 	"sync"
 	"time"
@@ -143,18 +142,4 @@ func (s *sessionStore) len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.byID)
-}
-
-// janitor sweeps every interval until ctx is done.
-func (s *sessionStore) janitor(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.sweep()
-		}
-	}
 }

@@ -3,6 +3,9 @@ package referee
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
@@ -26,6 +29,37 @@ func Remote(url string, timeout time.Duration) CallFunc {
 		timeout = ArenaTimeout
 	}
 	return newHTTPPlayer(url, url, timeout).call
+}
+
+// RemoteVia is Remote connecting through dial only (a table's bot URL,
+// internal/table.BotHosts); redirects are never followed either way.
+func RemoteVia(url string, timeout time.Duration, dial func(ctx context.Context, network, addr string) (net.Conn, error)) CallFunc {
+	if timeout <= 0 {
+		timeout = ArenaTimeout
+	}
+	p := newHTTPPlayer(url, url, timeout)
+	p.client.Transport = &http.Transport{DialContext: dial, Proxy: nil, MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second}
+	return p.call
+}
+
+// Reason says why a bot's exchange or answer failed, in words that quote
+// nothing it sent: a timeout, a refused connection, an answer that is
+// not what the arena reads. A table shows it to people who did not
+// choose what the bot answers.
+func Reason(err error) string {
+	var ia *wire.InvalidAnswer
+	var ne net.Error
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &ia) && ia.Plain != "":
+		return "its answer is not one the arena accepts: " + ia.Plain
+	case errors.As(err, &ia):
+		return "its answer is not one the arena accepts"
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, context.DeadlineExceeded):
+		return "it did not answer in time"
+	}
+	return "it could not be reached"
 }
 
 // AskFleet sends seat's init of game gameID, the other seat named

@@ -271,9 +271,9 @@ func TestWaitForTheBotsFleet(t *testing.T) {
 	}))
 	defer hang.Close()
 	id = ts.create(t, `{`+fakeBoard+`, "opponent": "url", "url": "`+hang.URL+`"}`)
-	tb, _, err := ts.Hub.Table(id)
+	at, err := ts.Hub.Table(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb.Close()
+	at.Table.Close()
 }

@@ -41,6 +41,9 @@ type Config struct {
 	Timeout time.Duration
 	// Now is the clock of the lobby's times (nil: time.Now).
 	Now func() time.Time
+	// BotHosts are the bot servers a page may play against by URL (the
+	// zero value: none).
+	BotHosts tables.BotHosts
 }
 
 // Game is battleship's entry in gamebot play.
@@ -54,7 +57,7 @@ func Game(cfg Config) *tables.Game {
 		Blurb:  "botsarena's battleship on any board and fleet the arena allows, against our bot or yours by URL; after the game, the replay and the bot's map behind each shot.",
 		Page:   pageHTML,
 		Assets: map[string][]byte{"page.js": pageJS, "page.css": pageCSS},
-		New: func(ctx context.Context, options []byte, env tables.Env) (tables.Table, error) {
+		New: func(ctx context.Context, options []byte, env tables.Env) (tables.Table, tables.Seating, error) {
 			return New(ctx, cfg, options, env)
 		},
 	}
@@ -104,22 +107,22 @@ var arenaDefault = battleship.Fleet{0, 0, 1, 2, 1, 1, 0}
 // setup is a validated Options.
 type setup struct {
 	r      battleship.Rules
-	url    string // "" for our engine
-	you    int    // the person's seat (0 shoots first)
+	url    *url.URL // nil for our engine
+	you    int      // the person's seat (0 shoots first)
 	pace   time.Duration
 	name   string
 	seed   uint64
 	gameID int
 }
 
-// invalid is a setup field the table cannot play: 422 naming the field.
+// invalid is a setup the table cannot play: 400 naming the setting.
 func invalid(field, format string, args ...any) error {
-	return problem.Impossiblef("%s: %s", field, fmt.Sprintf(format, args...))
+	return problem.Malformedf("%s: %s", field, fmt.Sprintf(format, args...))
 }
 
-func readOptions(b []byte) (setup, error) {
+func readOptions(b []byte, cfg Config) (setup, error) {
 	var o Options
-	if err := problem.Decode(b, &o); err != nil {
+	if err := problem.DecodeStrict(b, &o); err != nil {
 		return setup{}, err
 	}
 	s := setup{r: battleship.Rules{W: 10, H: 10, Fleet: arenaDefault}, pace: DefaultPace * time.Millisecond, name: "guest"}
@@ -162,11 +165,14 @@ func readOptions(b []byte) (setup, error) {
 	switch o.Opponent {
 	case "", "engine":
 	case "url":
-		u, err := url.Parse(o.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return s, invalid("url", "%q is not an http(s) URL of a bot server", o.URL)
+		if cfg.BotHosts.Off() {
+			return s, problem.New(problem.Forbidden, "bot URLs are off on this server (gamebot play -bot-hosts allows them)")
 		}
-		s.url = o.URL
+		u, err := cfg.BotHosts.Check(o.URL)
+		if err != nil {
+			return s, problem.Wrap(err, "url")
+		}
+		s.url = u
 	default:
 		return s, invalid("opponent", "%q: want engine (our bot) or url (a botsarena bot)", o.Opponent)
 	}
@@ -205,22 +211,22 @@ func readOptions(b []byte) (setup, error) {
 // New starts a table from the page's setup options: the bot is asked for
 // its fleet at once (a bot server has the arena's time to answer), while
 // the person places theirs.
-func New(ctx context.Context, cfg Config, options []byte, env tables.Env) (tables.Table, error) {
-	s, err := readOptions(options)
+func New(ctx context.Context, cfg Config, options []byte, env tables.Env) (tables.Table, tables.Seating, error) {
+	s, err := readOptions(options, cfg)
 	if err != nil {
-		return nil, err
+		return nil, tables.Seating{}, err
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	var opp opponent
-	if s.url == "" {
+	if s.url == nil {
 		opp = newEngine(s)
 	} else {
-		opp = &botServer{call: referee.Remote(s.url, cfg.Timeout), url: s.url}
+		opp = &botServer{call: referee.RemoteVia(s.url.String(), cfg.Timeout, cfg.BotHosts.Dial(s.url)), url: s.url.String()}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	g := newGame(s, opp, env, cfg.Now(), cancel)
 	go g.run(ctx)
-	return g, nil
+	return g, tables.Seating{Creator: tables.Seat(s.you)}, nil
 }

@@ -21,6 +21,9 @@ func newTestServer(t *testing.T, cfg Config, records string) *testServer {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 10 * time.Minute // a loaded machine's test bot is slow, not wrong
 	}
+	if !cfg.BotHosts.Loopback && len(cfg.BotHosts.Names) == 0 {
+		cfg.BotHosts.Loopback = true // as gamebot play on this machine
+	}
 	return &testServer{tabletest.New(t, tables.NewHub(tables.HubConfig{Records: records}, Game(cfg)))}
 }
 

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/battleship/referee"
 	"github.com/botarena/gamebot/battleship/wire"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
@@ -159,7 +161,8 @@ func (g *game) run(ctx context.Context) {
 	g.mu.Lock()
 	var rec []byte
 	if err != nil {
-		rec = g.end(g.s.you, fmt.Sprintf("%s's fleet is not valid (%v): on the arena that loses the game. You win.", g.opp.label(), err), "init: "+err.Error())
+		why := referee.Reason(err)
+		rec = g.end(g.s.you, fmt.Sprintf("%s's fleet is not valid (%s): on the arena that loses the game. You win.", g.opp.label(), why), "init: "+why)
 	} else {
 		g.fleets[bot], g.arenas[bot] = ships, battleship.NewArena(g.s.r, ships)
 		if g.opp.remote() {
@@ -212,7 +215,8 @@ func (g *game) run(ctx context.Context) {
 		}
 		g.mu.Lock()
 		if err != nil {
-			rec = g.end(g.s.you, fmt.Sprintf("%s answered badly (%v): on the arena that loses the game. You win.", g.opp.label(), err), "play-turn: "+err.Error())
+			why := referee.Reason(err)
+			rec = g.end(g.s.you, fmt.Sprintf("%s answered badly (%s): on the arena that loses the game. You win.", g.opp.label(), why), "play-turn: "+why)
 		} else {
 			if !g.opp.remote() {
 				d = 0
@@ -356,11 +360,15 @@ type action struct {
 	Shot *int   `json:"shot"`
 }
 
-// Act applies the person's action decided on version seq.
-func (g *game) Act(seq int, body []byte) error {
+// Act applies the person's action decided on version seq; a watcher
+// decides nothing.
+func (g *game) Act(v tables.Viewer, seq int, body []byte) error {
 	var a action
-	if err := problem.Decode(body, &a); err != nil {
+	if err := problem.DecodeStrict(body, &a); err != nil {
 		return err
+	}
+	if v.Seat.Watching() {
+		return tables.NotYours("a watcher decides nothing: the person at the table does")
 	}
 	g.mu.Lock()
 	if seq != g.seq {
@@ -591,7 +599,7 @@ func covers(s battleship.Ship, x, y int) bool {
 }
 
 // Summary is the table's line in the lobby.
-func (g *game) Summary() tables.Summary {
+func (g *game) Summary(*i18n.Printer) tables.Summary {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	st := map[string]string{phasePlace: "placing your fleet", phaseWait: "waiting for the bot's fleet"}[g.phase]
@@ -609,7 +617,8 @@ func (g *game) Summary() tables.Summary {
 			st = "over: you won"
 		}
 	}
-	return tables.Summary{Title: fmt.Sprintf("%s vs %s, %dx%d", g.s.name, g.opp.label(), g.s.r.W, g.s.r.H), Status: st, Over: g.phase == phaseOver, Created: g.created}
+	return tables.Summary{Title: fmt.Sprintf("%s vs %s, %dx%d", g.s.name, g.opp.label(), g.s.r.W, g.s.r.H), Status: st, Over: g.phase == phaseOver,
+		Created: g.created, Review: g.phase == phaseOver}
 }
 
 // Close stops the bot and waits for it; an unfinished game's record is

@@ -2,6 +2,7 @@ package table
 
 import (
 	"github.com/botarena/gamebot/battleship"
+	tables "github.com/botarena/gamebot/internal/table"
 )
 
 // View is what the person's seat sees: their own fleet, every shot and
@@ -90,8 +91,10 @@ type Explain struct {
 
 var resultWord = map[string]string{battleship.ResultMiss: "miss", battleship.ResultHit: "hit", battleship.ResultSunk: "sunk", battleship.ResultWin: "sunk"}
 
-// View is the person's view at its version.
-func (g *game) View() (int, any) {
+// View is the person's view at its version. A watcher sees what the
+// person sees (their own fleet, every shot, the bot's fleet only once the
+// game is over) and may do nothing.
+func (g *game) View(tables.Viewer) (int, any) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r, you, bot := g.s.r, g.s.you, g.bot()
@@ -142,10 +145,13 @@ func (g *game) View() (int, any) {
 // Valid implements table.Scripted: the game-moving actions the person may
 // send now, as Act takes them (placing ship by ship, the bot's placement
 // and the map controls are left out: random and start cover the placing).
-func (g *game) Valid() []any {
+func (g *game) Valid(seat tables.Seat) []any {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := []any{}
+	if seat.Watching() {
+		return out
+	}
 	switch {
 	case g.phase == phasePlace && len(g.left()) == 0:
 		out = append(out, map[string]string{"type": "start"})

@@ -90,13 +90,16 @@ func BoardOf(r battleship.Rules, opponent string) Board {
 		Ship1: s(f[1]), Ship2: s(f[2]), Ship3: s(f[3]), Ship4: s(f[4]), Ship5: s(f[5]), Ship6: s(f[6])}
 }
 
-// InvalidAnswer is an answer the arena punishes with a loss.
-type InvalidAnswer struct{ Reason string }
+// InvalidAnswer is an answer the arena punishes with a loss. Reason
+// quotes the answer, for the bot's author; Plain says what is wrong
+// without quoting anything the bot sent, for pages shown to people who
+// did not write it (gamebot play).
+type InvalidAnswer struct{ Reason, Plain string }
 
 func (e *InvalidAnswer) Error() string { return e.Reason }
 
-func invalidf(format string, args ...any) error {
-	return &InvalidAnswer{Reason: fmt.Sprintf(format, args...)}
+func invalidf(plain, format string, args ...any) error {
+	return &InvalidAnswer{Reason: fmt.Sprintf(format, args...), Plain: plain}
 }
 
 // AnswerField reads an answer as the arena does, json_decode($output,
@@ -105,11 +108,11 @@ func invalidf(format string, args ...any) error {
 func AnswerField(body []byte, key string) (json.RawMessage, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil {
-		return nil, invalidf("answer is not a JSON object: %.80q", body)
+		return nil, invalidf("the answer is not a JSON object", "answer is not a JSON object: %.80q", body)
 	}
 	v, ok := obj[key]
 	if !ok || string(v) == "null" {
-		return nil, invalidf("answer has no %q: %.80q", key, body)
+		return nil, invalidf(fmt.Sprintf("the answer has no %q", key), "answer has no %q: %.80q", key, body)
 	}
 	return v, nil
 }
@@ -123,7 +126,7 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 	if err := json.Unmarshal(raw, &list); err != nil {
 		var obj map[string]string
 		if err2 := json.Unmarshal(raw, &obj); err2 != nil {
-			return nil, invalidf("boats is not a list of strings: %.80s", raw)
+			return nil, invalidf("boats is not a list of strings", "boats is not a list of strings: %.80s", raw)
 		}
 		for _, v := range obj {
 			list = append(list, v)
@@ -136,10 +139,10 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 		x1, y1, ok1 := phpCell(start)
 		x2, y2, ok2 := phpCell(end)
 		if !ok1 || !ok2 {
-			return nil, invalidf("boat %q: end point is not a canonical cell", b)
+			return nil, invalidf("a boat's end is not a cell written as the arena writes them", "boat %q: end point is not a canonical cell", b)
 		}
 		if x1 != x2 && y1 != y2 {
-			return nil, invalidf("boat %q is diagonal", b)
+			return nil, invalidf("a boat is diagonal", "boat %q is diagonal", b)
 		}
 		s := battleship.Ship{X: min(x1, x2), Y: min(y1, y2)}
 		if x1 == x2 {
@@ -153,7 +156,7 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 		ships = append(ships, s)
 	}
 	if err := battleship.CheckPlacement(r, ships); err != nil {
-		return nil, invalidf("boats %v: %v", list, err)
+		return nil, invalidf("the boats are not the fleet asked (a boat missing, too many, overlapping or off the board)", "boats %v: %v", list, err)
 	}
 	return ships, nil
 }
@@ -164,11 +167,11 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 func ArenaPlay(a *battleship.Arena, r battleship.Rules, raw json.RawMessage) (string, error) {
 	var play string
 	if json.Unmarshal(raw, &play) != nil {
-		return "", invalidf("play is not a string: %.40s", raw)
+		return "", invalidf("play is not a string", "play is not a string: %.40s", raw)
 	}
 	target, ok := a.ValidShot(play)
 	if !ok {
-		return "", invalidf("shot %q is malformed or off the %dx%d board", play, r.W, r.H)
+		return "", invalidf(fmt.Sprintf("the shot is malformed or off the %dx%d board", r.W, r.H), "shot %q is malformed or off the %dx%d board", play, r.W, r.H)
 	}
 	return target, nil
 }

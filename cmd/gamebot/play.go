@@ -11,7 +11,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	giretrareferee "github.com/botarena/gamebot/giretra/referee"
 
 	"github.com/botarena/gamebot/internal/table"
 )
@@ -21,8 +24,13 @@ type playConfig struct {
 	addr      string
 	records   string
 	maxTables int
+	perClient int
 	idle      time.Duration
 	othello   []string // -othello-engine specs
+	hosts     []string // -hosts: names the listener is reached by besides loopback's
+	botHosts  string   // -bot-hosts: "loopback", "none", or hosts
+	bots      string   // -giretra-bots: the folder of bots a page may seat by name
+	loopback  bool     // the listener is on this machine only
 }
 
 // play serves the browser tables on their own listener (never the bot
@@ -35,6 +43,17 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to serve the tables on (host:port; port 0 picks one)")
 	fs.StringVar(&c.records, "records", "play-records", `directory the games' records are written to ("" keeps none)`)
 	fs.IntVar(&c.maxTables, "max-tables", 64, "tables open at once")
+	fs.IntVar(&c.perClient, "max-per-client", -1, "tables one person may hold open at once (default: no cap on this machine only, 4 when -addr listens beyond it)")
+	fs.Func("hosts", "names people reach the tables by, besides localhost, 127.0.0.1 and [::1] (comma-separated host or host:port); required when -addr listens beyond this machine", func(v string) error {
+		for _, h := range strings.Split(v, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				c.hosts = append(c.hosts, h)
+			}
+		}
+		return nil
+	})
+	fs.StringVar(&c.botHosts, "bot-hosts", "", `bot servers a page may seat by URL: "loopback" (this machine), "none", or comma-separated hosts (host or host:port), "loopback" among them if wanted (default: loopback on this machine only, none beyond)`)
+	fs.StringVar(&c.bots, "giretra-bots", "", `the folder of Giretra bots a page may seat by name ("none": none; default: the external-bots/ of the checkout around the working directory when -addr is on this machine only, none beyond)`)
 	fs.DurationVar(&c.idle, "idle", 30*time.Minute, "a table nobody looks at for this long is closed (its record stays)")
 	fs.Func("othello-engine", "an Othello engine the tables offer besides ours: NAME=jsonline:COMMAND or NAME=nboard:COMMAND (repeatable)", func(v string) error {
 		c.othello = append(c.othello, v)
@@ -56,6 +75,9 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 	if c.maxTables < 1 || c.idle <= 0 {
 		return errors.New("play: -max-tables ≥ 1 and -idle > 0 are required")
 	}
+	if err := c.reach(); err != nil {
+		return err
+	}
 	if c.records != "" {
 		if err := os.MkdirAll(c.records, 0o755); err != nil {
 			return fmt.Errorf("play: records: %w", err)
@@ -76,7 +98,7 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 	if err != nil {
 		return err
 	}
-	hub := table.NewHub(table.HubConfig{MaxTables: c.maxTables, IdleTTL: c.idle, Records: c.records}, games...)
+	hub := table.NewHub(table.HubConfig{MaxTables: c.maxTables, MaxPerClient: c.perClient, IdleTTL: c.idle, Records: c.records, Hosts: c.hosts}, games...)
 	defer hub.Close()
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -99,6 +121,9 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	fmt.Fprintf(stdout, "gamebot play: open http://%s/play (records in %s)\n", ln.Addr(), orNone(c.records))
+	hosts, _ := c.botHostsOf()
+	bots, _ := c.botsDirOf()
+	fmt.Fprintf(stdout, "gamebot play: bot URLs: %s; Giretra bots: %s\n", hosts.Describe(), orNone(bots))
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -120,6 +145,73 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 		return serr
 	}
 	return err
+}
+
+// reach checks who may reach the tables and what the tables may reach.
+// Beyond this machine, the names people use must be given (the Host
+// check refuses any other), and bot URLs and bot folders stay off unless
+// named: a page from anywhere must not aim the server at the network
+// or make it run a program.
+func (c *playConfig) reach() error {
+	host, _, err := net.SplitHostPort(c.addr)
+	if err != nil {
+		return fmt.Errorf("play: -addr %q: %v", c.addr, err)
+	}
+	ip := net.ParseIP(host)
+	c.loopback = strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
+	if !c.loopback && len(c.hosts) == 0 {
+		return fmt.Errorf("play: -addr %s listens beyond this machine: name the hosts people will use with -hosts (the tables refuse any other Host: a page of another site must not reach them)", c.addr)
+	}
+	if c.perClient < 0 {
+		c.perClient = 0
+		if !c.loopback {
+			c.perClient = 4
+		}
+	}
+	return nil
+}
+
+// botHostsOf reads -bot-hosts.
+func (c *playConfig) botHostsOf() (table.BotHosts, error) {
+	v := strings.TrimSpace(c.botHosts)
+	switch v {
+	case "":
+		return table.BotHosts{Loopback: c.loopback}, nil
+	case "none":
+		return table.BotHosts{}, nil
+	}
+	var b table.BotHosts
+	for _, h := range strings.Split(v, ",") {
+		h = strings.TrimSpace(h)
+		switch {
+		case h == "":
+		case h == "loopback":
+			b.Loopback = true
+		case strings.ContainsAny(h, "/@ "):
+			return b, fmt.Errorf("play: -bot-hosts %q: want host or host:port", h)
+		default:
+			b.Names = append(b.Names, h)
+		}
+	}
+	return b, nil
+}
+
+// botsDirOf reads -giretra-bots.
+func (c *playConfig) botsDirOf() (string, error) {
+	switch c.bots {
+	case "none":
+		return "", nil
+	case "":
+		if !c.loopback {
+			return "", nil
+		}
+		return giretrareferee.FindBotsDir(), nil
+	}
+	st, err := os.Stat(c.bots)
+	if err != nil || !st.IsDir() {
+		return "", fmt.Errorf("play: -giretra-bots %q is not a folder", c.bots)
+	}
+	return filepath.Abs(c.bots)
 }
 
 func orNone(dir string) string {

@@ -58,7 +58,9 @@ func TestPlayServesTheLobby(t *testing.T) {
 }
 
 func TestPlayFlags(t *testing.T) {
-	for _, args := range [][]string{{"play", "-max-tables", "0"}, {"play", "-idle", "0s"}, {"play", "extra"}, {"play", "-nope"}, {"play", "-othello-engine", "x=uci:cmd"}} {
+	for _, args := range [][]string{{"play", "-max-tables", "0"}, {"play", "-idle", "0s"}, {"play", "extra"}, {"play", "-nope"}, {"play", "-othello-engine", "x=uci:cmd"},
+		{"play", "-addr", "0.0.0.0:0"}, {"play", "-addr", "[::]:0"}, {"play", "-addr", "nohost"},
+		{"play", "-bot-hosts", "http://x.invalid/"}, {"play", "-giretra-bots", "/nonexistent/bots"}} {
 		if err := serve(context.Background(), args, env(nil), io.Discard, io.Discard, nil); err == nil {
 			t.Errorf("%q: no error", args)
 		}

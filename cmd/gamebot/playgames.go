@@ -23,9 +23,17 @@ func playGames(c playConfig) ([]*table.Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	hosts, err := c.botHostsOf()
+	if err != nil {
+		return nil, err
+	}
+	bots, err := c.botsDirOf()
+	if err != nil {
+		return nil, err
+	}
 	return []*table.Game{
-		giretratable.Game(),
-		battleshiptable.Game(battleshiptable.Config{}),
+		giretratable.Config{BotsDir: bots, BotHosts: hosts}.Game(),
+		battleshiptable.Game(battleshiptable.Config{BotHosts: hosts}),
 		othello,
 	}, nil
 }

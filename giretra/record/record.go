@@ -144,11 +144,15 @@ type Header struct {
 	// matches of a duplicate run: same decks, same cuts.
 	Deals int `json:"dealSequence,omitempty"`
 	// Seed is the run's seed.
-	Seed        int64     `json:"seed"`
-	Target      int       `json:"targetScore"`
-	Sweep       int       `json:"colourSweepPoints"` // 0: a Colour sweep wins the match
-	FirstDealer Seat      `json:"firstDealer"`
-	Players     [4]string `json:"players"` // by seat: Bottom, Left, Top, Right
+	Seed int64 `json:"seed"`
+	// SeedWithheld: the record of a match still in play at a table, whose
+	// seed (it deals every hand) is not shown until the match is over;
+	// Seed is 0.
+	SeedWithheld bool      `json:"seedWithheld,omitempty"`
+	Target       int       `json:"targetScore"`
+	Sweep        int       `json:"colourSweepPoints"` // 0: a Colour sweep wins the match
+	FirstDealer  Seat      `json:"firstDealer"`
+	Players      [4]string `json:"players"` // by seat: Bottom, Left, Top, Right
 	// HTTP marks the seats played by a bot server (their calls are recorded).
 	HTTP [4]bool `json:"http"`
 	// Subject is the player the run is about (the validated bot, a

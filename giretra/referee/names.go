@@ -72,10 +72,10 @@ func (e *SpecError) Error() string { return e.msg }
 
 func specErr(format string, args ...any) error { return &SpecError{fmt.Sprintf(format, args...)} }
 
-// findBotsDir walks up from the working directory to the first directory
+// FindBotsDir walks up from the working directory to the first directory
 // holding .git (the engine's repository root) and returns its
 // external-bots/. A .git file (a git worktree) counts too.
-func findBotsDir() string {
+func FindBotsDir() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
@@ -101,7 +101,7 @@ func (r *Registry) discover() []externalBot {
 	r.loaded = true
 	root := r.botsDir
 	if root == "" {
-		root = findBotsDir()
+		root = FindBotsDir()
 	}
 	if root == "" {
 		return nil
@@ -189,6 +189,51 @@ func (r *Registry) Resolve(spec string) (BotSpec, error) {
 		return BotSpec{Dir: spec}, nil
 	}
 	return BotSpec{}, specErr("unknown agent '%s'. Available: %s; or an http(s) URL, or a folder with bot.meta.json", spec, r.Available())
+}
+
+// ExternalBot is a bot of the registry's folder, as a menu offers it.
+type ExternalBot struct {
+	AgentName, DisplayName string
+	Dir                    string
+}
+
+// External lists the bots of the registry's folder (external-bots/), in
+// folder-name order.
+func (r *Registry) External() []ExternalBot {
+	var out []ExternalBot
+	for _, b := range r.discover() {
+		out = append(out, ExternalBot{AgentName: b.agentName, DisplayName: b.displayName, Dir: b.dir})
+	}
+	return out
+}
+
+// Agent resolves an agent's name as Resolve does (ours in lower case,
+// the engine's AgentName, DisplayName or another spelling), and nothing
+// else: no URL, no folder.
+func Agent(spec string) (BotSpec, bool) {
+	if slices.Contains(agents.Names(), strings.ToLower(spec)) {
+		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, true
+	}
+	for _, a := range engineAgents {
+		if strings.EqualFold(a.agentName, spec) || strings.EqualFold(a.displayName, spec) ||
+			slices.ContainsFunc(a.aliases, func(s string) bool { return strings.EqualFold(s, spec) }) {
+			return BotSpec{Name: a.agentName, Agent: a.key}, true
+		}
+	}
+	if _, err := agents.New(spec, nil); err == nil {
+		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, true
+	}
+	return BotSpec{}, false
+}
+
+// EngineAgents are the engine's built-in agents as a menu offers them:
+// AgentName and DisplayName, strongest first.
+func EngineAgents() [][2]string {
+	out := make([][2]string, len(engineAgents))
+	for i, a := range engineAgents {
+		out[i] = [2]string{a.agentName, a.displayName}
+	}
+	return out
 }
 
 // Available is the engine's list (AgentName or "AgentName (DisplayName)",

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -65,6 +66,42 @@ func NewClient(baseURL string, d wire.Dialect, notify [6]bool, maxConns int) *Cl
 }
 
 func (b *Client) Close() { b.http.CloseIdleConnections() }
+
+// Restrict makes the client connect through dial only and refuse
+// redirects: a table seats a URL a page sent, and must not be led from
+// it to another address (internal/table.BotHosts). Call it before the
+// first request.
+func (b *Client) Restrict(dial func(ctx context.Context, network, addr string) (net.Conn, error)) {
+	if tr, ok := b.http.Transport.(*http.Transport); ok {
+		tr.DialContext = dial
+	}
+	b.http.CheckRedirect = func(*http.Request, []*http.Request) error {
+		return errors.New("the bot server answered with a redirect, which is not followed")
+	}
+}
+
+// Reason says why an exchange failed in words that quote nothing the bot
+// server sent: its status, a timeout, a refused connection, or an answer
+// that cannot be read. A table shows it to people who did not choose
+// what the server answers.
+func Reason(err error) string {
+	var he *HTTPError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrNotOffered):
+		return "it chose something that was not offered"
+	case errors.As(err, &he) && he.Timeout:
+		return "it did not answer in time"
+	case errors.As(err, &he) && he.Status != 0:
+		return fmt.Sprintf("it answered HTTP %d", he.Status)
+	case errors.As(err, &he):
+		return "it could not be reached"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "it did not answer in time"
+	}
+	return "its answer could not be read"
+}
 
 // newGUID is a random version-4 UUID in the engine's "D" format.
 func newGUID() string {

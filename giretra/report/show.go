@@ -66,8 +66,12 @@ func seatName(h *record.Header, p giretra.Position) string {
 func Show(w io.Writer, m *record.Match, only int, allCalls bool) {
 	h := &m.Header
 	fmt.Fprintf(w, "%s\n", m.Describe())
-	fmt.Fprintf(w, "  %s, seed %d, target %d, Colour sweep %s; Team1 = Bottom+Top, Team2 = Left+Right\n",
-		h.Command, h.Seed, h.Target, SweepText(h.Sweep))
+	seed := fmt.Sprint(h.Seed)
+	if h.SeedWithheld {
+		seed = "withheld until the match is over"
+	}
+	fmt.Fprintf(w, "  %s, seed %s, target %d, Colour sweep %s; Team1 = Bottom+Top, Team2 = Left+Right\n",
+		h.Command, seed, h.Target, SweepText(h.Sweep))
 	for _, d := range m.Deals {
 		if only != 0 && d.Deal != only {
 			continue

@@ -10,6 +10,7 @@ import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/report"
+	tables "github.com/botarena/gamebot/internal/table"
 )
 
 // TestScriptedMatch: a person played by HTTP at Left, with our bot as
@@ -40,7 +41,7 @@ func TestScriptedMatch(t *testing.T) {
 	if got := len(last.View.Deals); got != len(m.Deals) || got == 0 {
 		t.Fatalf("%d deals in the view, %d in the record", got, len(m.Deals))
 	}
-	checkSecrets(t, ts.views(), m, giretra.Left)
+	checkSecrets(t, ts.viewsOf(id), m, giretra.Left, false)
 
 	var page bytes.Buffer
 	if err := report.Write(&page, ms, report.Options{}); err != nil {
@@ -96,27 +97,37 @@ func TestSetupRefused(t *testing.T) {
 		has           string
 	}{
 		{"not JSON", `{"seats": [`, 400, "malformed"},
-		{"seats of the wrong type", `{"seats": "you"}`, 400, "seats"},
-		{"three seats", `{"seats": ["you", "Eva", "bot"]}`, 422, "seats: want 4"},
-		{"two people", `{"seats": ["you", "Eva", "you", "bot"]}`, 422, "2 seats say you"},
-		{"unknown agent", `{"seats": ["you", "Eva", "Bob", "bot"]}`, 422, "seats[2] (Top)"},
-		{"empty seat", `{"seats": ["you", "", "bot", "Eva"]}`, 422, "seats[1] (Left): empty"},
-		{"a path", `{"seats": ["you", "../bots/x", "bot", "Eva"]}`, 422, "not by a path"},
-		{"target 0 below", `{"seats": ["you", "Eva", "bot", "Eva"], "target": -5}`, 422, "target"},
-		{"target too high", `{"seats": ["you", "Eva", "bot", "Eva"], "target": 20000}`, 422, "target"},
-		{"negative seed", `{"seats": ["you", "Eva", "bot", "Eva"], "seed": -1}`, 422, "seed"},
-		{"negative pace", `{"seats": ["you", "Eva", "bot", "Eva"], "pace": -1}`, 422, "pace"},
-		{"paused with a person", `{"seats": ["you", "Eva", "bot", "Eva"], "paused": true}`, 422, "paused"},
-		{"bad first dealer", `{"seats": ["you", "Eva", "bot", "Eva"], "firstDealer": "North"}`, 422, "firstDealer"},
-		{"bad cut", `{"seats": ["you", "Eva", "bot", "Eva"], "cuts": [{"position": 30}]}`, 422, "cuts[0]"},
-		{"bad URL", `{"seats": ["you", "http://", "bot", "Eva"]}`, 422, "seats[1] (Left)"},
+		{"seats of the wrong type", `{"seats": "you"}`, 400, `\"seats\" must be a list`},
+		{"a misspelt setting", `{"seats": ["you", "Eva", "bot", "Eva"], "targte": 500}`, 400, `unknown field \"targte\"`},
+		{"three seats", `{"seats": ["you", "Eva", "bot"]}`, 400, "give 4 players"},
+		{"two yous", `{"seats": ["you", "Eva", "you", "bot"]}`, 400, "2 seats say you"},
+		{"unknown agent", `{"seats": ["you", "Eva", "Bob", "bot"]}`, 400, `seat Top: no player \"Bob\": choose you, person, bot, Eva, Razazavavy, Kialasoa, Sakabelou, or a bot URL on this machine`},
+		{"empty seat", `{"seats": ["you", "", "bot", "Eva"]}`, 400, `seat Left: no player \"\"`},
+		{"a path", `{"seats": ["you", "../bots/x", "bot", "Eva"]}`, 400, "seat Left: no player"},
+		{"a local folder", `{"seats": ["you", "giretra", "bot", "Eva"]}`, 400, "seat Left: no player"},
+		{"target 0", `{"seats": ["you", "Eva", "bot", "Eva"], "target": 0}`, 400, "target score 0: choose 1 to 10000"},
+		{"target below", `{"seats": ["you", "Eva", "bot", "Eva"], "target": -5}`, 400, "target score"},
+		{"target too high", `{"seats": ["you", "Eva", "bot", "Eva"], "target": 20000}`, 400, "target score"},
+		{"negative seed", `{"seats": ["you", "Eva", "bot", "Eva"], "seed": -1}`, 400, "seed"},
+		{"negative pace", `{"seats": ["you", "Eva", "bot", "Eva"], "pace": -1}`, 400, "pace"},
+		{"paused with a person", `{"seats": ["you", "Eva", "bot", "Eva"], "paused": true}`, 400, "paused"},
+		{"bad first dealer", `{"seats": ["you", "Eva", "bot", "Eva"], "firstDealer": "North"}`, 400, "choose Bottom, Left, Top or Right"},
+		{"bad cut", `{"seats": ["you", "Eva", "bot", "Eva"], "cuts": [{"position": 30}]}`, 400, "the cut of deal 1"},
+		{"bad URL", `{"seats": ["you", "http://", "bot", "Eva"]}`, 400, `seat Left: \"http://\" is not a bot server's URL`},
+		{"a URL elsewhere", `{"seats": ["you", "http://bots.example.invalid:5063", "bot", "Eva"]}`, 403, "seat Left: bot URLs may name this machine"},
+		{"a URL with a password", `{"seats": ["you", "http://u:p@127.0.0.1:5063", "bot", "Eva"]}`, 400, "no user name or password"},
 	} {
 		code, body := ts.call(t, "POST", "/play/api/giretra/tables", tc.options)
 		if code != tc.code || !strings.Contains(string(body), tc.has) {
 			t.Errorf("%s: %d %s, want %d with %q", tc.name, code, body, tc.code, tc.has)
 		}
+		for _, goName := range []string{"seats[", "table.", "int64"} {
+			if strings.Contains(string(body), goName) {
+				t.Errorf("%s: the message speaks Go (%q): %s", tc.name, goName, body)
+			}
+		}
 	}
-	if n := len(ts.Hub.Tables()); n != 0 {
+	if n := len(ts.Hub.Tables(tables.Client{}, nil)); n != 0 {
 		t.Fatalf("%d tables made by refused setups", n)
 	}
 }
@@ -144,12 +155,13 @@ func TestActionsRefused(t *testing.T) {
 		{"stale, ahead", vb.Seq + 1, `{"bid": {"type": "Announcement", "mode": "AllTrumps"}}`, 409, "stale"},
 		{"not offered", vb.Seq, `{"bid": {"type": "Accept"}}`, 422, `"valid":[{"type":"Announcement","mode":"ColourClubs"`},
 		{"unknown mode", vb.Seq, `{"bid": {"type": "Announcement", "mode": "Clovers"}}`, 422, "valid"},
-		{"a card when bidding", vb.Seq, `{"card": "JH"}`, 422, "you are to bid"},
-		{"a cut when bidding", vb.Seq, `{"cut": {"position": 10}}`, 422, "you are to bid"},
+		{"a card when bidding", vb.Seq, `{"card": "JH"}`, 422, "Now you are to bid"},
+		{"a cut when bidding", vb.Seq, `{"cut": {"position": 10}}`, 422, "Now you are to bid"},
 		{"two actions", vb.Seq, `{"card": "JH", "next": true}`, 400, "exactly one"},
 		{"none", vb.Seq, `{}`, 400, "exactly one"},
 		{"wrong type", vb.Seq, `{"card": 7}`, 400, "card"},
-		{"watch control at a person's table", vb.Seq, `{"control": "pause"}`, 422, "four bots"},
+		{"a misspelt action", vb.Seq, `{"bid": {"type": "Accept", "mdoe": "x"}}`, 400, `unknown field \"mdoe\"`},
+		{"watch control at a person's table", vb.Seq, `{"control": "pause"}`, 403, "four bots"},
 		{"show an unfinished deal", vb.Seq, `{"show": 1}`, 422, "has not finished"},
 	} {
 		code, body := ts.act(t, id, tc.seq, tc.action)
@@ -238,7 +250,7 @@ func TestViewNames(t *testing.T) {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"watch", "you", "seats", "teams", "target", "score", "seed", "deal", "decision", "deals", "log"} {
+	for _, k := range []string{"watch", "you", "lang", "seats", "teams", "target", "score", "seed", "deal", "decision", "deals", "log", "waiting"} {
 		if _, ok := v.View[k]; !ok {
 			t.Errorf("the view has no %q: %s", k, raw)
 		}

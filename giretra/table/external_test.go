@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,7 +72,45 @@ func TestExternalBot(t *testing.T) {
 			t.Fatalf("a failed call: %+v", c)
 		}
 	}
-	if code, body := ts.call(t, "POST", "/play/api/giretra/tables", `{"seats": ["you", "nobot", "Eva", "Eva"]}`); code != 422 {
+	if code, body := ts.call(t, "POST", "/play/api/giretra/tables", `{"seats": ["you", "nobot", "Eva", "Eva"]}`); code != 400 || !strings.Contains(string(body), "fakebot") {
 		t.Fatalf("an unknown bot: %d %s", code, body)
+	}
+	var c Choices
+	if err := json.Unmarshal(mustGet(t, ts, "/play/api/giretra/choices"), &c); err != nil || len(c.Bots) != 1 || c.Bots[0].Name != "fakebot" || len(c.Agents) != 4 {
+		t.Fatalf("the choices: %+v %v", c, err)
+	}
+}
+
+// TestNoProgramFromAPage: a seat named after a folder that holds a
+// bot.meta.json is launched only when the folder is one of the listed
+// bots; a folder of the working directory, a relative or an absolute
+// path are refused, and nothing is run (its init and launch would leave
+// marker files).
+func TestNoProgramFromAPage(t *testing.T) {
+	work := t.TempDir()
+	t.Chdir(work)
+	markers := filepath.Join(work, "markers")
+	if err := os.MkdirAll(filepath.Join(work, "evil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	touch := func(name string) map[string]any {
+		return map[string]any{"fileName": "/bin/sh", "arguments": "-c 'mkdir -p " + markers + " && touch " + filepath.Join(markers, name) + "'"}
+	}
+	meta, _ := json.Marshal(map[string]any{"agentName": "evil", "init": touch("init"), "launch": touch("launch")})
+	if err := os.WriteFile(filepath.Join(work, "evil", "bot.meta.json"), meta, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	listed := t.TempDir() // the command line's folder: holds no bot
+	for _, cfg := range []Config{{}, {BotsDir: listed}, {BotsDir: work + "/nothing-here"}} {
+		ts := newTestServerWith(t, cfg)
+		for _, seat := range []string{"evil", "./evil", "../" + filepath.Base(work) + "/evil", filepath.Join(work, "evil"), "EVIL", "evil/"} {
+			code, body := ts.call(t, "POST", "/play/api/giretra/tables", `{"seats": ["you", "`+seat+`", "Eva", "Eva"]}`)
+			if code != 400 {
+				t.Errorf("BotsDir %q, seat %q: %d %s", cfg.BotsDir, seat, code, body)
+			}
+		}
+	}
+	if _, err := os.Stat(markers); err == nil {
+		t.Fatal("a page made the server run a program")
 	}
 }

@@ -1,9 +1,11 @@
 package table
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +23,11 @@ type testServer struct {
 	records string
 }
 
-func newTestServer(t *testing.T) *testServer { return newTestServerWith(t, Config{}) }
+// newTestServer serves the game as gamebot play does on this machine:
+// bot URLs of this machine allowed, no bot folder.
+func newTestServer(t *testing.T) *testServer {
+	return newTestServerWith(t, Config{BotHosts: tables.BotHosts{Loopback: true}})
+}
 
 func newTestServerWith(t *testing.T, cfg Config) *testServer {
 	t.Helper()
@@ -29,12 +35,13 @@ func newTestServerWith(t *testing.T, cfg Config) *testServer {
 	return &testServer{tabletest.New(t, tables.NewHub(tables.HubConfig{Records: records}, cfg.Game())), records}
 }
 
-// views are the views the server sent: the answers to GET …/tables/{id}
-// and to POST …/actions, as the page received them.
-func (ts *testServer) views() [][]byte {
+// viewsOf are the views the server sent to the page of token: the
+// answers to GET …/tables/{token} and to POST …/actions, as the page
+// received them.
+func (ts *testServer) viewsOf(token string) [][]byte {
 	var out [][]byte
 	for _, s := range ts.Sent() {
-		if strings.HasPrefix(s.Path, "/play/api/tables/") && s.Status == http.StatusOK {
+		if strings.HasPrefix(s.Path, "/play/api/tables/"+token) && s.Status == http.StatusOK {
 			out = append(out, s.Body)
 		}
 	}
@@ -126,6 +133,16 @@ func (ts *testServer) play(t *testing.T, id string, choose func(*view) string, e
 	return viewBody{}
 }
 
+// recordName is the name of the one record of the folder.
+func (ts *testServer) recordName(t *testing.T) string {
+	t.Helper()
+	es, err := os.ReadDir(filepath.Join(ts.records, "giretra"))
+	if err != nil || len(es) != 1 {
+		t.Fatalf("records: %v %v", es, err)
+	}
+	return es[0].Name()
+}
+
 // readRecord reads the one record of the folder.
 func (ts *testServer) readRecords(t *testing.T) []*record.Match {
 	t.Helper()
@@ -137,10 +154,12 @@ func (ts *testServer) readRecords(t *testing.T) []*record.Match {
 }
 
 // checkSecrets fails the test when a view sent to the person at seat you
-// shows a card that seat may not see: another seat's card not yet played
-// in the deal in play (the record holds the true hands). Finished deals
-// (the detail) show every hand; a view of four bots shows them all.
-func checkSecrets(t *testing.T, views [][]byte, m *record.Match, you giretra.Position) {
+// shows what that seat may not see: another seat's card not yet played
+// in the deal in play (the record holds the true hands), our bot's values
+// in a deal in play, or a seed the server drew before the match is over
+// (it deals every hand: in the seed field, the replay's setup or the
+// log). Finished deals (the detail) show every hand.
+func checkSecrets(t *testing.T, views [][]byte, m *record.Match, you giretra.Position, seedDrawn bool) {
 	t.Helper()
 	if len(views) == 0 {
 		t.Fatal("no view captured")
@@ -155,6 +174,17 @@ func checkSecrets(t *testing.T, views [][]byte, m *record.Match, you giretra.Pos
 		v := vb.View
 		if v["watch"] == true {
 			t.Fatalf("view %d is a watcher's, at a table with a person", i)
+		}
+		if v["over"] != true && seedDrawn {
+			if _, ok := v["seed"]; ok {
+				t.Fatalf("view %d shows the drawn seed before the match is over: %s", i, raw)
+			}
+			if _, ok := v["again"]; ok {
+				t.Fatalf("view %d holds the replay's setup (its seed) before the match is over: %s", i, raw)
+			}
+			if bytes.Contains(raw, []byte(fmt.Sprint(m.Header.Seed))) && m.Header.Seed > 999 {
+				t.Fatalf("view %d holds the drawn seed %d: %s", i, m.Header.Seed, raw)
+			}
 		}
 		deal := 0
 		if d, ok := v["deal"].(map[string]any); ok {
@@ -207,6 +237,9 @@ func checkSecrets(t *testing.T, views [][]byte, m *record.Match, you giretra.Pos
 		}
 		if d["values"] != nil {
 			t.Fatalf("view %d shows our bot's values in a deal in play: %s", i, raw)
+		}
+		if dec, ok := v["decision"].(map[string]any); ok && v["you"] != float64(you) {
+			t.Fatalf("view %d holds a decision of another seat: %v", i, dec)
 		}
 	}
 }

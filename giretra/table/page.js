@@ -8,8 +8,6 @@
   const SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"], SYM = ["♣", "♦", "♥", "♠"];
   const RANK = { 7: "Seven", 8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
   const COLOUR = { ColourClubs: 0, ColourDiamonds: 1, ColourHearts: 2, ColourSpades: 3 };
-  const CHOICES = [["you", "You"], ["bot", "gamebot (our bot)"], ["Eva", "Eva (DeterministicPlayer)"], ["Razazavavy", "Razazavavy (CalculatingPlayer)"],
-    ["Kialasoa", "Kialasoa (RandomPlayer)"], ["Sakabelou", "Sakabelou (BadPlayer)"], ["url", "a bot server, by URL…"], ["folder", "a bot of external-bots/, by name…"]];
   const DEFAULTS = ["you", "Eva", "bot", "Eva"];
   let view = null, asked = 0, lastOpen = false;
 
@@ -24,19 +22,27 @@
   const card = (c, extra, label) => el("span", { class: cardClass(c, extra), role: "img", "aria-label": label || cardName(c) }, cardShort(c));
   const speak = (text) => { $("#live").textContent = text; };
 
-  function setupForm() {
+  // setupForm offers, for each seat, what the server says it may hold:
+  // a person, our bot, the engine's agents, the bots it was given, and a
+  // bot URL where it allows them.
+  async function setupForm() {
+    let c = { agents: [], bots: [], urls: "" };
+    try { const r = await fetch("/play/api/giretra/choices"); if (r.ok) c = await r.json(); } catch (e) { /* the fixed choices remain */ }
+    const choices = [["you", "You"], ["person", "Another person (a link to pass on)"], ["bot", "gamebot (our bot)"],
+      ...c.agents.map((a) => [a.name, a.label]), ...c.bots.map((b) => [b.name, b.label + " (your bot)"])];
+    if (c.urls) choices.push(["url", "A bot server, by URL…"]);
     SEATS.forEach((s, i) => {
-      const sel = el("select", { id: "seat-" + i, name: "seat" + i }, CHOICES.map(([v, t]) => el("option", { value: v }, t)));
+      const sel = el("select", { id: "seat-" + i, name: "seat" + i }, choices.map(([v, t]) => el("option", { value: v }, t)));
       sel.value = DEFAULTS[i];
-      const at = el("input", { id: "at-" + i, name: "at" + i, type: "text", size: 30, disabled: true, placeholder: "http://127.0.0.1:5063, or a bot's name",
-        "aria-label": s + ": the bot's URL or its name in external-bots/" });
-      sel.addEventListener("change", () => { at.disabled = sel.value !== "url" && sel.value !== "folder"; if (!at.disabled) at.focus(); });
+      const at = el("input", { id: "at-" + i, name: "at" + i, type: "url", size: 30, disabled: true, hidden: !c.urls, placeholder: "http://127.0.0.1:5063",
+        "aria-label": s + ": the bot server's URL", title: c.urls ? "Bot URLs allowed: " + c.urls : "" });
+      sel.addEventListener("change", () => { at.disabled = sel.value !== "url"; if (!at.disabled) at.focus(); });
       $("#seat-rows").append(el("div", { class: "seatrow" }, el("label", { for: "seat-" + i, class: "seatname" }, s), sel, at));
     });
     $("#setup-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const f = Kit.form(e.target), o = { seats: [] };
-      for (let i = 0; i < 4; i++) o.seats.push(f["seat" + i] === "url" || f["seat" + i] === "folder" ? f["at" + i] || "" : f["seat" + i]);
+      for (let i = 0; i < 4; i++) o.seats.push(f["seat" + i] === "url" ? f["at" + i] || "" : f["seat" + i]);
       for (const k of ["target", "seed", "pace", "firstDealer"]) if (k in f) o[k] = f[k];
       if (f.paused) o.paused = true;
       Kit.create(o);
@@ -85,7 +91,7 @@
     $("#scorebar").replaceChildren(team(0), team(1), el("span", {}, `target ${v.target}`), el("span", {}, d ? `deal ${d.n}` : "dealing"),
       el("span", { id: "contract" }, c ? `contract: ${sym(c.mode)}${c.text} by ${who(v, c.announcer)}` : d && d.cut ? "bidding" : ""),
       c ? el("span", {}, `card points ${d.points[0]}–${d.points[1]}, tricks ${d.tricks[0]}–${d.tricks[1]}`) : "",
-      el("span", { class: "muted" }, `seed ${v.seed}`));
+      v.seed !== undefined ? el("span", { class: "muted" }, `seed ${v.seed}`) : null);
   }
 
   function renderSeats(v) {

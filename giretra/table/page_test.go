@@ -146,7 +146,7 @@ func playThroughPage(t *testing.T, you giretra.Position, seed int) {
 	if len(ms) != 1 || ms[0].End == nil || ms[0].End.Winner == nil {
 		t.Fatalf("records: %d", len(ms))
 	}
-	checkSecrets(t, ts.views(), ms[0], you)
+	checkSecrets(t, ts.viewsOf(id), ms[0], you, false)
 	var page bytes.Buffer
 	if err := report.Write(&page, ms, report.Options{}); err != nil {
 		t.Fatalf("the record does not render: %v", err)

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -17,15 +18,17 @@ import (
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/problem"
+	tables "github.com/botarena/gamebot/internal/table"
 )
 
 // Who plays a seat.
 const (
-	kindPerson = "you"
+	kindPerson = "you"    // a person: the table's creator, or a guest with the seat's link
+	kindGuest  = "person" // in a setup: a seat kept for someone else (a kindPerson at the table)
 	kindOurs   = "bot"    // giretra/bot, in process
 	kindAgent  = "agent"  // the referee's agents, by the engine's names
 	kindURL    = "url"    // a bot server, called as the engine calls it
-	kindFolder = "folder" // an external-bots/ folder, launched as the engine does
+	kindFolder = "folder" // a bot of Config.BotsDir, launched as the engine does
 )
 
 // failLimit is the consecutive failed decisions after which a bot server
@@ -42,51 +45,64 @@ type seatSpec struct {
 	kind  string
 	name  string
 	agent string // giretra/agents name
-	url   string
+	url   *url.URL
 	dir   string
 }
 
-// resolveSeat reads one seat of the setup: "you", "bot", an agent by the
-// engine's names (Eva, DeterministicPlayer, Kialasoa…), an http(s) URL,
-// or the name of a bot in external-bots/. Names other than "you" and
-// "bot" are the referee's to resolve, as giretra-ref resolves them; a
-// path is refused (the page names a bot, it does not point the server at
-// folders).
-func resolveSeat(reg *referee.Registry, spec string) (seatSpec, error) {
+// resolveSeat reads one seat of the setup: "you", "person", "bot", an
+// agent by the engine's names, a bot server's URL the config allows, or
+// a bot of the config's folder by its name. Nothing else: a page names a
+// bot from the lists it was offered, it never points the server at a
+// folder or an address of its own choosing.
+func (g *game) resolveSeat(spec string) (seatSpec, error) {
 	spec = strings.TrimSpace(spec)
 	switch strings.ToLower(spec) {
-	case "":
-		return seatSpec{}, problem.Impossiblef("empty: want you, bot, an agent (Eva, Razazavavy, Kialasoa, Sakabelou), a bot URL or an external-bots name")
 	case kindPerson:
-		return seatSpec{kind: kindPerson, name: "You"}, nil
+		return seatSpec{kind: kindPerson}, nil
+	case kindGuest, "friend":
+		return seatSpec{kind: kindGuest}, nil
 	case kindOurs, "gamebot":
 		return seatSpec{kind: kindOurs, name: "gamebot"}, nil
 	}
-	if strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://") {
-		u, err := url.Parse(spec)
-		if err != nil || u.Host == "" {
-			return seatSpec{}, problem.Impossiblef("%q is not a bot URL (http://host:port)", spec)
+	if strings.Contains(spec, "://") {
+		if g.cfg.BotHosts.Off() {
+			return seatSpec{}, problem.New(problem.Forbidden, "bot URLs are off on this server (gamebot play -bot-hosts allows them)")
 		}
-		return seatSpec{kind: kindURL, name: u.Host, url: spec}, nil
+		u, err := g.cfg.BotHosts.Check(spec)
+		if err != nil {
+			return seatSpec{}, err
+		}
+		return seatSpec{kind: kindURL, name: u.Host, url: u}, nil
 	}
-	if strings.ContainsAny(spec, `/\`) || spec == "." || spec == ".." {
-		return seatSpec{}, problem.Impossiblef("%q: name a bot of external-bots/ by its name, not by a path", spec)
+	for _, b := range g.bots {
+		if strings.EqualFold(b.AgentName, spec) || strings.EqualFold(b.DisplayName, spec) {
+			return seatSpec{kind: kindFolder, name: b.AgentName, dir: b.Dir}, nil
+		}
 	}
-	bs, err := reg.Resolve(spec)
-	if err != nil {
-		return seatSpec{}, problem.Impossiblef("%v", err)
-	}
-	switch {
-	case bs.Agent != "":
+	if bs, ok := referee.Agent(spec); ok && spec != "" {
 		name := agentNames[bs.Agent]
 		if name == "" {
 			name = bs.Agent
 		}
 		return seatSpec{kind: kindAgent, name: name, agent: bs.Agent}, nil
-	case bs.URL != "":
-		return seatSpec{kind: kindURL, name: bs.URL, url: bs.URL}, nil
 	}
-	return seatSpec{kind: kindFolder, name: spec, dir: bs.Dir}, nil
+	return seatSpec{}, bad("%s", g.unknown(spec))
+}
+
+// unknown says that spec names no player, and lists what may be chosen.
+func (g *game) unknown(spec string) string {
+	names := []string{"you", "person", "bot"}
+	for _, a := range referee.EngineAgents() {
+		names = append(names, a[1])
+	}
+	for _, b := range g.bots {
+		names = append(names, b.AgentName)
+	}
+	msg := fmt.Sprintf("no player %q: choose %s", spec, strings.Join(names, ", "))
+	if !g.cfg.BotHosts.Off() {
+		msg += ", or a bot URL on " + g.cfg.BotHosts.Describe()
+	}
+	return msg
 }
 
 // launched is a bot server the table started from its folder.
@@ -97,8 +113,9 @@ type launched struct {
 
 // open makes the seat's player. Bot servers launched from a folder are
 // started here (the engine's launch: init, health, smoke test) and
-// stopped by the returned function.
-func (s *seatSpec) open(ctx context.Context, pos giretra.Position, seed int64, explain func(bot.CardValues)) (giretra.Player, *launched, error) {
+// stopped by the returned function; a bot URL is called through hosts'
+// dialer, redirects refused.
+func (s *seatSpec) open(ctx context.Context, pos giretra.Position, seed int64, explain func(bot.CardValues), hosts tables.BotHosts) (giretra.Player, *launched, error) {
 	switch s.kind {
 	case kindOurs:
 		b := bot.New(bot.Config{})
@@ -108,18 +125,29 @@ func (s *seatSpec) open(ctx context.Context, pos giretra.Position, seed int64, e
 		p, err := agents.New(s.agent, rand.New(rand.NewPCG(uint64(seed)+10000, uint64(pos))))
 		return p, nil, err
 	case kindURL:
-		c := remote.NewClient(s.url, wire.Engine, referee.AllEvents(), 1)
+		c := remote.NewClient(s.url.String(), wire.Engine, referee.AllEvents(), 1)
+		c.Restrict(hosts.Dial(s.url))
 		return remote.NewSeat(c, pos, nil), &launched{client: c, stop: func() {}}, nil
 	case kindFolder:
 		l, err := referee.LaunchBot(ctx, s.dir)
 		if err != nil {
-			return nil, nil, problem.Impossiblef("launching %s: %v", s.name, err)
+			return nil, nil, problem.Impossiblef("the bot %s could not be started: %s", s.name, launchReason(err))
 		}
 		s.name = l.Name
 		c := remote.NewClient(l.URL, wire.Engine, l.Events, 1)
 		return remote.NewSeat(c, pos, nil), &launched{client: c, stop: l.Stop}, nil
 	}
-	return nil, nil, fmt.Errorf("internal: seat kind %q", s.kind)
+	return nil, nil, fmt.Errorf("seat kind %q", s.kind)
+}
+
+// launchReason is why a bot of the folder did not start, without what it
+// printed or answered.
+func launchReason(err error) string {
+	var he *remote.HTTPError
+	if errors.As(err, &he) {
+		return remote.Reason(err)
+	}
+	return "its bot.meta.json, its build or its launch failed (run giretra-ref validate on its folder to see why)"
 }
 
 // seat wraps a seat's player for the table: it keeps the table's model
@@ -137,21 +165,34 @@ type seat struct {
 	mul    giretra.Multiplier
 }
 
-// failed counts a bot's failed decision and says why in the log.
+// failed counts a bot's failed decision and says why in the log: for a
+// bot server, its status or a fixed reason, never what it sent.
 func (s *seat) failed(what string, err error) {
 	s.fails++
-	msg := fmt.Sprintf("%s failed to choose a %s (%v): the fallback plays it", s.t.seatName(s.pos), what, err)
-	if s.remote != nil && s.fails >= failLimit {
-		s.dead = true
-		msg += fmt.Sprintf("; after %d failures in a row the fallback plays this seat to the end", failLimit)
+	why := err.Error()
+	if s.remote != nil {
+		why = remote.Reason(err)
 	}
-	s.t.say(msg)
+	dead := s.remote != nil && s.fails >= failLimit
+	s.dead = dead
+	pos := s.pos
+	s.t.say(func(r reader) string {
+		msg := r.t("log.failed."+what, s.t.who(r, pos), why)
+		if dead {
+			msg += " " + r.t("log.dead", failLimit)
+		}
+		return msg
+	})
 }
 
-// call records a bot server's decision call.
+// call records a bot server's decision call: the error as Reason says
+// it, for the record is read by people too (the table's review).
 func (s *seat) call(kind, endpoint string, request func() any, answer any, d time.Duration, err error) {
 	if s.remote == nil {
 		return
+	}
+	if err != nil {
+		err = errors.New(remote.Reason(err))
 	}
 	req, _ := json.Marshal(request())
 	var ans json.RawMessage
@@ -330,29 +371,36 @@ func (s *seat) Notify(ctx context.Context, pos giretra.Position, e *giretra.Even
 	start := time.Now()
 	err := s.inner.Notify(ctx, pos, e)
 	d := time.Since(start)
+	var rerr error
+	if err != nil {
+		rerr = errors.New(remote.Reason(err))
+	}
 	s.t.recordOp(func(w *record.Writer) {
-		w.Call(pos, record.KindNotification, "notify/"+e.Kind.String(), nil, nil, d, err)
+		w.Call(pos, record.KindNotification, "notify/"+e.Kind.String(), nil, nil, d, rerr)
 	})
 	return err
 }
 
-// person is the seat of the person at the table: each decision waits for
-// the page's action (Table.Act), which the table checks against the
+// person is a person's seat: each decision waits for the page's action
+// (Table.Act, from that seat), which the table checks against the
 // options offered here.
-type person struct{ t *Table }
+type person struct {
+	t   *Table
+	pos giretra.Position
+}
 
 func (p person) ChooseCut(ctx context.Context, _ giretra.Position, _ *giretra.MatchState) (giretra.Cut, error) {
-	a, err := p.t.ask(ctx, decision{kind: decideCut})
+	a, err := p.t.ask(ctx, decision{seat: p.pos, kind: decideCut})
 	return a.cut, err
 }
 
 func (p person) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
-	a, err := p.t.ask(ctx, decision{kind: decideBid, bids: append([]giretra.Action(nil), v.Valid...)})
+	a, err := p.t.ask(ctx, decision{seat: p.pos, kind: decideBid, bids: append([]giretra.Action(nil), v.Valid...)})
 	return a.bid, err
 }
 
 func (p person) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
-	a, err := p.t.ask(ctx, decision{kind: decideCard, cards: v.Valid})
+	a, err := p.t.ask(ctx, decision{seat: p.pos, kind: decideCard, cards: v.Valid})
 	return a.card, err
 }
 
@@ -360,7 +408,7 @@ func (p person) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Ca
 // has seen the deal's summary and asks for the next.
 func (p person) Notify(ctx context.Context, _ giretra.Position, e *giretra.Event) error {
 	if e.Kind == giretra.DealEnded && e.Match != nil && !e.Match.Complete {
-		_, err := p.t.ask(ctx, decision{kind: decideNext})
+		_, err := p.t.ask(ctx, decision{seat: p.pos, kind: decideNext})
 		return err
 	}
 	return nil

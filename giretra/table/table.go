@@ -1,16 +1,20 @@
-// Package table is the Giretra table of gamebot play: a person at any
-// seat with or against any mix of our bot, the referee's agents, a bot
-// server by URL and the bots of external-bots/, or four bots watched with
-// their hands open. The match is giretra.RunMatch, the engine's call
-// order; the person's seat is a giretra.Player whose decisions wait for
-// the page. The page (page.html, page.js, page.css) holds no rules: it
-// draws the view of the person's seat and sends the actions it offers.
+// Package table is the Giretra table of gamebot play: persons at any
+// seats (the one who sets the table up, and friends with the links of
+// the seats kept for them) with or against any mix of our bot, the
+// referee's agents, a bot server by URL and the bots of external-bots/,
+// or four bots watched with their hands open. The match is
+// giretra.RunMatch, the engine's call order; a person's seat is a
+// giretra.Player whose decisions wait for that seat's page. The page
+// (page.html, page.js, page.css) holds no rules: it draws the view of its
+// seat and sends the actions it offers.
 //
-// What the person's view holds is the table's only disclosure: their own
-// hand, the cards played, the bids; another seat's cards only once the
-// deal is over (its review), or all hands when four bots play. Every
-// match is recorded in giretra/record's format (giretra-ref show and
-// report read it); the review page is giretra/report's deal viewer.
+// A seat's view is the table's only disclosure: its own hand, the cards
+// played, the bids, the finished deals; another seat's cards in play
+// only when four bots play, or to a watcher once the match is over; the
+// seed the server drew only once the match is over (it deals every
+// hand). Every match is recorded in giretra/record's format (giretra-ref
+// show and report read it); the review page is giretra/report's deal
+// viewer.
 package table
 
 import (
@@ -29,16 +33,18 @@ import (
 	"github.com/botarena/gamebot/giretra/bot"
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/report"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
 
 // Table is one Giretra match at the table.
 type Table struct {
-	opts    Options
+	opts    setup
 	specs   [4]seatSpec
-	you     int // the person's seat, -1 when four bots play
-	first   giretra.Position
+	people  [4]bool     // the seats persons play
+	creator tables.Seat // the seat of the person who set the table up, Watch or Host
+	bots    bool        // no person plays: every hand is open, and the creator may pause
 	env     tables.Env
 	created time.Time
 	cancel  context.CancelFunc
@@ -49,16 +55,16 @@ type Table struct {
 	mu      sync.Mutex
 	seq     int
 	logN    int
-	logs    []logLine
+	logs    []logEntry
 	match   giretra.MatchState
-	cur     *dealState   // the deal in play, or the last one
-	deals   []*dealState // finished deals
-	shown   int          // the finished deal the page details (1-based); 0: the latest
-	pending *decision    // the person's decision the match waits for
-	asked   int          // the version at which pending was asked
+	cur     *dealState          // the deal in play, or the last one
+	deals   []*dealState        // finished deals
+	shown   map[tables.Seat]int // the finished deal each seat's page details (1-based); absent: the latest
+	pending *decision           // the person's decision the match waits for
+	asked   int                 // the version at which pending was asked
 	cuts    []giretra.Cut
 	over    bool
-	result  giretra.MatchResult
+	outcome giretra.MatchResult
 	failure string // why the match stopped before its end
 	paused  bool
 	steps   int
@@ -104,8 +110,9 @@ const (
 	decideNext = "next" // the deal's summary seen: deal the next one
 )
 
-// decision is what the match asks the person, with the options offered.
+// decision is what the match asks a person, with the options offered.
 type decision struct {
+	seat  giretra.Position
 	kind  string
 	bids  []giretra.Action
 	cards giretra.Set
@@ -124,8 +131,8 @@ func deckRNG(seed int64) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), 
 // run plays the match and keeps its record.
 func (t *Table) run(ctx context.Context, players [4]giretra.Player) {
 	defer close(t.done)
-	cfg := giretra.MatchConfig{TargetScore: t.opts.Target, FirstDealer: t.first, Deal: t.checkDeal}
-	res, err := giretra.RunMatch(ctx, players, cfg, deckRNG(t.opts.seed()), nil)
+	cfg := giretra.MatchConfig{TargetScore: t.opts.target, FirstDealer: t.opts.first, Deal: t.checkDeal}
+	res, err := giretra.RunMatch(ctx, players, cfg, deckRNG(t.opts.seed), nil)
 	t.finish(ctx, res, err)
 }
 
@@ -134,7 +141,7 @@ func (t *Table) run(ctx context.Context, players [4]giretra.Player) {
 func (t *Table) finish(ctx context.Context, res giretra.MatchResult, err error) {
 	interrupted := err != nil && ctx.Err() != nil
 	t.mu.Lock()
-	t.result = res
+	t.outcome = res
 	data, recErr := t.recordLocked(len(t.ops), true, err, interrupted)
 	t.final = data
 	t.mu.Unlock()
@@ -146,15 +153,15 @@ func (t *Table) finish(ctx context.Context, res giretra.MatchResult, err error) 
 		t.over, t.pending = true, nil
 		switch {
 		case err == nil:
-			t.sayLocked(t.resultText())
+			t.sayLocked(t.result)
 		case interrupted:
 			t.failure = "the table was closed"
 		default:
 			t.failure = err.Error()
-			t.sayLocked("The match stopped: " + err.Error())
+			t.sayLocked(func(r reader) string { return r.t("log.stopped", err.Error()) })
 		}
 		if recErr != nil {
-			t.sayLocked("The record could not be written: " + recErr.Error())
+			t.sayLocked(func(r reader) string { return r.t("log.noRecord", recErr.Error()) })
 		}
 	})
 }
@@ -177,12 +184,19 @@ func (t *Table) update(f func()) {
 	t.env.Notify()
 }
 
-// say adds a line to the log, read aloud by the page.
-func (t *Table) say(text string) { t.update(func() { t.sayLocked(text) }) }
+// logEntry is a line of the log, written for each reader when a view is
+// made: "you" is whoever reads it, in their language.
+type logEntry struct {
+	n    int
+	text func(reader) string
+}
 
-func (t *Table) sayLocked(text string) {
+// say adds a line to the log, read aloud by the page.
+func (t *Table) say(text func(reader) string) { t.update(func() { t.sayLocked(text) }) }
+
+func (t *Table) sayLocked(text func(reader) string) {
 	t.logN++
-	t.logs = append(t.logs, logLine{N: t.logN, Text: text})
+	t.logs = append(t.logs, logEntry{n: t.logN, text: text})
 	if len(t.logs) > maxLog {
 		t.logs = slices.Delete(t.logs, 0, len(t.logs)-maxLog)
 	}
@@ -250,8 +264,9 @@ func (t *Table) onEvent(e *giretra.Event) {
 			d.deck = giretra.Shuffle(t.mirror)
 			d.bidding = giretra.NewBidding(d.dealer)
 			t.cur = d
-			t.sayLocked(fmt.Sprintf("Deal %d: %s %s, %s %s.", d.n, t.whoLocked(d.dealer), t.verb(d.dealer, "deals", "deal"),
-				t.whoLocked(d.dealer.Previous()), t.verb(d.dealer.Previous(), "cuts", "cut")))
+			t.sayLocked(func(r reader) string {
+				return r.t("log.deal", d.n, t.who(r, d.dealer), t.who(r, d.dealer.Previous()))
+			})
 		case giretra.NegotiationCompleted:
 			d := t.cur
 			st, err := e.Negotiation.State()
@@ -265,8 +280,9 @@ func (t *Table) onEvent(e *giretra.Event) {
 			d.contract = &c
 			d.hands = d.full
 			d.hs = giretra.HandState{Mode: c.Mode, Current: giretra.NewTrick(d.dealer.Next())}
-			t.sayLocked(fmt.Sprintf("Contract: %s by %s. %s %s.", contractText(c), t.whoLocked(c.Announcer),
-				t.whoLocked(d.dealer.Next()), t.verb(d.dealer.Next(), "leads", "lead")))
+			t.sayLocked(func(r reader) string {
+				return r.t("log.contract", r.contract(c), t.who(r, c.Announcer), t.who(r, d.dealer.Next()))
+			})
 		case giretra.DealEnded:
 			d := t.cur
 			if d == nil {
@@ -277,8 +293,10 @@ func (t *Table) onEvent(e *giretra.Event) {
 			t.match = copyMatch(e.Match)
 			t.deals = append(t.deals, d)
 			t.dealOps = len(t.ops)
-			t.shown = 0
-			t.sayLocked(fmt.Sprintf("Deal %d over: %s Score %d–%d.", d.n, t.dealResultText(d), d.after[0], d.after[1]))
+			clear(t.shown) // every page details the deal just over
+			t.sayLocked(func(r reader) string {
+				return r.t("log.dealOver", d.n, t.dealResult(r, d), d.after[0], d.after[1])
+			})
 		}
 	})
 }
@@ -295,7 +313,7 @@ func (t *Table) checkDeal(_ giretra.Position, hands [4]giretra.Set) {
 	t.update(func() {
 		if t.cur == nil || t.cur.full != hands {
 			t.failure = "internal error: the table's hands differ from the match's"
-			t.sayLocked(t.failure)
+			t.sayLocked(func(r reader) string { return r.t("log.mismatch") })
 		}
 	})
 }
@@ -338,9 +356,9 @@ func (t *Table) cutLocked(cutter giretra.Position, c giretra.Cut, fixed bool) {
 	}
 	t.ops = append(t.ops, func(w *record.Writer) { w.Cut(cutter, c, nil) })
 	if fixed {
-		t.sayLocked(fmt.Sprintf("The cut of the match replayed: %s.", cutText(c)))
+		t.sayLocked(func(r reader) string { return r.t("log.cutReplayed", r.cut(c)) })
 	} else {
-		t.sayLocked(fmt.Sprintf("%s %s %s.", t.whoLocked(cutter), t.verb(cutter, "cuts", "cut"), cutText(c)))
+		t.sayLocked(func(r reader) string { return r.t("log.cut", t.who(r, cutter), r.cut(c)) })
 	}
 }
 
@@ -355,7 +373,7 @@ func (t *Table) bidLocked(a giretra.Action) {
 	_ = d.bidding.Apply(len(d.bids), a)
 	d.bids = append(d.bids, a)
 	t.ops = append(t.ops, func(w *record.Writer) { w.Bid(a) })
-	t.sayLocked(fmt.Sprintf("%s: %s.", t.whoLocked(a.Player), bidText(a)))
+	t.sayLocked(func(r reader) string { return r.t("log.bid", t.whoCap(r, a.Player), r.bid(a)) })
 }
 
 // applyCard plays a card to the trick.
@@ -370,15 +388,16 @@ func (t *Table) cardLocked(p giretra.Position, c giretra.Card) {
 	}
 	d.hands[p] = d.hands[p].Without(c)
 	done := d.hs.Play(c)
-	t.sayLocked(fmt.Sprintf("%s %s %s.", t.whoLocked(p), t.verb(p, "plays", "play"), c))
+	t.sayLocked(func(r reader) string { return r.t("log.card", t.whoCap(r, p), r.card(c)) })
 	if done {
 		last := &d.hs.Completed[len(d.hs.Completed)-1]
 		w := last.Winner(d.hs.Mode)
 		pts := last.Points(d.hs.Mode)
-		if len(d.hs.Completed) == 8 {
+		n := len(d.hs.Completed)
+		if n == 8 {
 			pts += 10
 		}
-		t.sayLocked(fmt.Sprintf("%s %s trick %d (%d points).", t.whoLocked(w), t.verb(w, "wins", "win"), len(d.hs.Completed), pts))
+		t.sayLocked(func(r reader) string { return r.t("log.trick", n, t.who(r, w), pts) })
 	}
 }
 
@@ -399,7 +418,7 @@ func (t *Table) explainer() func(bot.CardValues) {
 func (t *Table) gate(ctx context.Context) error {
 	for {
 		t.mu.Lock()
-		if t.you < 0 && t.paused {
+		if t.bots && t.paused {
 			if t.steps > 0 {
 				t.steps--
 				t.mu.Unlock()
@@ -432,14 +451,9 @@ func (t *Table) gate(ctx context.Context) error {
 	}
 }
 
-// ask poses the person a decision and waits for it.
+// ask poses a person a decision and waits for it.
 func (t *Table) ask(ctx context.Context, d decision) (answer, error) {
-	t.update(func() {
-		t.pending, t.asked = &d, t.seq+1
-		if d.kind != decideNext {
-			t.sayLocked(fmt.Sprintf("Your turn: %s.", promptOf(d.kind)))
-		}
-	})
+	t.update(func() { t.pending, t.asked = &d, t.seq+1 })
 	select {
 	case a := <-t.answers:
 		return a, nil
@@ -451,29 +465,30 @@ func (t *Table) ask(ctx context.Context, d decision) (answer, error) {
 	}
 }
 
-// View is the person's seat's view.
-func (t *Table) View() (int, any) {
+// View is what v's seat may see, in v's language.
+func (t *Table) View(v tables.Viewer) (int, any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.seq, t.viewLocked()
+	return t.seq, t.viewLocked(v)
 }
 
-// Summary is the table's line in the lobby.
-func (t *Table) Summary() tables.Summary {
+// Summary is the table's line in the lobby: its creator's view.
+func (t *Table) Summary(p *i18n.Printer) tables.Summary {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := tables.Summary{Title: t.teamLocked(giretra.Team1) + " vs " + t.teamLocked(giretra.Team2), Over: t.over, Created: t.created}
+	r := reader{p: p, seat: int(t.creator)}
+	s := tables.Summary{Title: r.t("title", t.team(r, giretra.Team1), t.team(r, giretra.Team2)), Over: t.over, Created: t.created, Review: len(t.deals) > 0}
 	switch {
 	case t.over && t.failure != "":
-		s.Status = "stopped: " + t.failure
+		s.Status = r.t("status.stopped", t.failure)
 	case t.over:
-		s.Status = "over: " + t.resultText()
-	case t.pending != nil:
-		s.Status = "your turn"
+		s.Status = t.result(r)
+	case t.pending != nil && tables.Seat(t.pending.seat) == t.creator:
+		s.Status = r.t("status.yourTurn")
 	case t.cur != nil:
-		s.Status = fmt.Sprintf("deal %d, %d–%d", t.cur.n, t.match.Points[0], t.match.Points[1])
+		s.Status = r.t("status.deal", t.cur.n, t.match.Points[0], t.match.Points[1])
 	default:
-		s.Status = "starting"
+		s.Status = r.t("wait.starting")
 	}
 	return s
 }
@@ -483,37 +498,50 @@ func (t *Table) Summary() tables.Summary {
 func (t *Table) Close() {
 	t.cancel()
 	<-t.done
+	t.stopServers()
+}
+
+func (t *Table) stopServers() {
 	for _, l := range t.servers {
 		l.client.Close()
 		l.stop()
 	}
 }
 
-// header is the record's first line.
-func (t *Table) header() record.Header {
-	h := record.Header{Command: "play", Match: max(1, t.opts.Match), Seed: t.opts.seed(), Target: t.opts.Target,
-		FirstDealer: record.Seat(t.first)}
+// header is the record's first line. Until the match is over (end), a
+// seed the server drew is withheld: it deals every hand.
+func (t *Table) header(end bool) record.Header {
+	h := record.Header{Command: "play", Match: max(1, t.opts.Match), Seed: t.opts.seed, Target: t.opts.target,
+		FirstDealer: record.Seat(t.opts.first)}
+	if !end && !t.seedShownLocked() {
+		h.Seed, h.SeedWithheld = 0, true
+	}
 	for p := range 4 {
 		h.Players[p] = t.specs[p].name
 		h.HTTP[p] = t.specs[p].kind == kindURL || t.specs[p].kind == kindFolder
 	}
 	subject := 0
-	if t.you >= 0 {
-		subject = t.you
+	if t.creator >= 0 {
+		subject = int(t.creator)
 	}
 	h.Subject, h.SubjectTeam = h.Players[subject], record.Team(giretra.Position(subject).Team())
 	return h
 }
 
+// seedShownLocked reports whether the seed may be shown to anyone: the
+// person chose it, or no person plays, or the match is over (the caller
+// holds the lock).
+func (t *Table) seedShownLocked() bool { return t.opts.seedShown || t.bots || t.over }
+
 // recordLocked writes the record of the first n ops: with its end line
 // when end is set, else without (the match goes on).
 func (t *Table) recordLocked(n int, end bool, matchErr error, interrupted bool) ([]byte, error) {
 	var buf bytes.Buffer
-	w := record.New(&buf, t.header(), deckRNG(t.opts.seed()))
+	w := record.New(&buf, t.header(end), deckRNG(t.opts.seed))
 	for _, op := range t.ops[:n] {
 		op(w)
 	}
-	res := t.result
+	res := t.outcome
 	if !end {
 		res = giretra.MatchResult{Final: t.match, Winner: giretra.NoTeam}
 	}
@@ -559,7 +587,7 @@ func (t *Table) Review() ([]byte, error) {
 		return nil, problem.New(problem.NotFound, "no deal has finished yet: the review shows the finished deals")
 	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, []*record.Match{m}, report.Options{Title: "Giretra table: " + m.Describe()}); err != nil {
+	if err := report.Write(&buf, []*record.Match{m}, report.Options{Title: "Giretra: " + m.Describe()}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -2,26 +2,34 @@ package table
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	tables "github.com/botarena/gamebot/internal/table"
 )
 
-// The view of the person's seat, as the page draws it. Cards are
-// two-character codes (rank 789TJQKA, suit CDHS: "JH" is the Jack of
-// Hearts), seats numbers (0 Bottom, 1 Left, 2 Top, 3 Right), teams 0
-// (Bottom and Top) and 1 (Left and Right).
+// The view of one seat, as its page draws it. Cards are two-character
+// codes (rank 789TJQKA, suit CDHS: "JH" is the Jack of Hearts), seats
+// numbers (0 Bottom, 1 Left, 2 Top, 3 Right), teams 0 (Bottom and Top)
+// and 1 (Left and Right). Texts are in the reader's language.
 type view struct {
-	Watch    bool          `json:"watch"` // four bots: every hand open
-	You      int           `json:"you"`   // the person's seat, -1 watching
-	Seats    [4]seatView   `json:"seats"`
-	Teams    [2]string     `json:"teams"`
-	Target   int           `json:"target"`
-	Score    [2]int        `json:"score"`
-	Seed     int64         `json:"seed"`
+	Watch bool `json:"watch"` // the reader watches
+	Bots  bool `json:"bots"`  // no person plays: every hand is open to watchers
+	Host  bool `json:"host"`  // the reader may pause, step and pace the bots
+	You   int  `json:"you"`   // the reader's seat, -1 watching
+	// Lang is the language of the texts.
+	Lang   string      `json:"lang"`
+	Seats  [4]seatView `json:"seats"`
+	Teams  [2]string   `json:"teams"`
+	Target int         `json:"target"`
+	Score  [2]int      `json:"score"`
+	// Seed is shown when the person chose it, when four bots play, or
+	// once the match is over: it deals every hand.
+	Seed     *int64        `json:"seed,omitempty"`
+	Waiting  string        `json:"waiting,omitempty"` // who the table waits for
+	Cut      *cutRange     `json:"cut,omitempty"`     // the cuts allowed, when the reader cuts
 	Deal     *dealView     `json:"deal,omitempty"`
 	Decision *decisionView `json:"decision,omitempty"`
 	Deals    []dealLine    `json:"deals"`            // the finished deals
@@ -38,15 +46,22 @@ type view struct {
 	Log    []logLine `json:"log"`
 }
 
+// cutRange is how many cards a cut may take.
+type cutRange struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
 type seatView struct {
-	Seat   string     `json:"seat"`
-	Name   string     `json:"name"`
-	Kind   string     `json:"kind"` // you, bot, agent, url, folder
+	Seat   string     `json:"seat"` // its name for people, in the reader's language
+	Name   string     `json:"name"` // who plays it
+	Kind   string     `json:"kind"` // you (a person), bot, agent, url, folder
 	Cards  int        `json:"cards"`
 	Dealer bool       `json:"dealer"`
 	Turn   bool       `json:"turn"`
 	Bid    string     `json:"bid,omitempty"`  // its last bid this deal
-	Hand   []cardCode `json:"hand,omitempty"` // the person's own; every seat's when watching
+	Hand   []cardCode `json:"hand,omitempty"` // the reader's own; every seat's to a watcher of four bots
+	Led    int        `json:"led"`            // tricks this seat led this deal
 }
 
 // cardCode is a card's two-character code.
@@ -149,6 +164,15 @@ type logLine struct {
 	Text string `json:"text"`
 }
 
+// logFor is the log as r reads it.
+func (t *Table) logFor(r reader) []logLine {
+	out := make([]logLine, len(t.logs))
+	for i, e := range t.logs {
+		out[i] = logLine{N: e.n, Text: e.text(r)}
+	}
+	return out
+}
+
 func valuesOf(cv bot.CardValues) valuesView {
 	v := valuesView{Seat: int(cv.Seat), Trick: cv.Trick, Method: cv.Method, Samples: cv.Samples, Chosen: cv.Chosen.Short(), Heuristic: cv.Heuristic.Short()}
 	for c := range cv.Valid.All() {
@@ -158,62 +182,84 @@ func valuesOf(cv bot.CardValues) valuesView {
 	return v
 }
 
-// viewLocked builds the view of the person's seat: their hand only, or
-// every hand when four bots play.
-func (t *Table) viewLocked() *view {
-	v := &view{Watch: t.you < 0, You: t.you, Target: t.match.TargetScore, Score: t.match.Points, Seed: t.opts.seed(),
-		Over: t.over, Failure: t.failure, Paused: t.paused, Pace: int(t.pace.Milliseconds()), Log: slices.Clone(t.logs), Deals: []dealLine{}}
-	if v.Target == 0 {
-		v.Target = t.opts.Target
+// viewLocked builds v's view: the reader's own hand, or every hand to a
+// watcher where four bots play or once the match is over.
+func (t *Table) viewLocked(tv tables.Viewer) *view {
+	r := reader{p: tv.P, seat: int(tv.Seat)}
+	if tv.Seat.Watching() {
+		r.seat = -1
 	}
-	v.Teams = [2]string{t.teamLocked(giretra.Team1), t.teamLocked(giretra.Team2)}
+	v := &view{Watch: r.seat < 0, Bots: t.bots, Host: t.bots && tv.Seat == tables.Host, You: r.seat, Lang: string(tv.P.Lang()),
+		Target: t.match.TargetScore, Score: t.match.Points, Over: t.over, Failure: t.failure, Paused: t.paused,
+		Pace: int(t.pace.Milliseconds()), Log: t.logFor(r), Deals: []dealLine{}}
+	if v.Target == 0 {
+		v.Target = t.opts.target
+	}
+	if t.seedShownLocked() {
+		seed := t.opts.seed
+		v.Seed = &seed
+	}
+	v.Teams = [2]string{t.team(r, giretra.Team1), t.team(r, giretra.Team2)}
 	d := t.cur
 	turn, turnOK := giretra.Position(0), false
 	if d != nil && !t.over {
 		turn, turnOK = d.turn()
 	}
+	open := r.seat < 0 && (t.bots || t.over)
 	for p := range giretra.Position(4) {
-		sv := seatView{Seat: p.String(), Name: t.specs[p].name, Kind: t.specs[p].kind, Turn: turnOK && turn == p}
+		sv := seatView{Seat: r.seatName(p), Name: t.name(r, p), Kind: t.specs[p].kind, Turn: turnOK && turn == p}
 		if d != nil {
 			sv.Cards = d.hands[p].Count()
 			sv.Dealer = d.dealer == p
 			for _, a := range d.bids {
 				if a.Player == p {
-					sv.Bid = bidText(a)
+					sv.Bid = r.bid(a)
 				}
 			}
-			if int(p) == t.you || t.you < 0 {
+			if int(p) == r.seat || open {
 				sv.Hand = cardCodes(d.hands[p], d.mode())
+			}
+			if d.contract != nil {
+				for i := range d.hs.Completed {
+					if d.hs.Completed[i].Leader == p {
+						sv.Led++
+					}
+				}
 			}
 		}
 		v.Seats[p] = sv
 	}
 	if d != nil {
-		v.Deal = t.dealViewLocked(d)
+		v.Deal = t.dealViewLocked(r, d)
 	}
-	if p := t.pending; p != nil {
-		dv := &decisionView{ID: t.asked, Kind: p.kind, Text: "Your turn: " + promptOf(p.kind)}
+	if !t.over {
+		v.Waiting = t.waiting(r)
+	}
+	if p := t.pending; p != nil && int(p.seat) == r.seat {
+		dv := &decisionView{ID: t.asked, Kind: p.kind, Text: r.t("prompt.yourTurn", r.prompt(p.kind))}
 		switch p.kind {
+		case decideCut:
+			v.Cut = &cutRange{Min: 6, Max: 26}
 		case decideBid:
-			dv.Bids = bidOptions(p.bids)
+			dv.Bids = bidOptions(r, p.bids)
 		case decideCard:
 			dv.Cards = cardCodes(p.cards, d.mode())
 		}
 		v.Decision = dv
 	}
 	for _, fd := range t.deals {
-		v.Deals = append(v.Deals, dealLine{N: fd.n, Text: t.dealResultText(fd), Points: fd.result.MatchPoints, Score: fd.after})
+		v.Deals = append(v.Deals, dealLine{N: fd.n, Text: t.dealResult(r, fd), Points: fd.result.MatchPoints, Score: fd.after})
 	}
 	if n := len(t.deals); n > 0 {
 		i := n - 1
-		if t.shown > 0 && t.shown <= n {
-			i = t.shown - 1
+		if s := t.shown[tv.Seat]; s > 0 && s <= n {
+			i = s - 1
 		}
-		v.Detail = t.detailLocked(t.deals[i])
+		v.Detail = t.detailLocked(r, t.deals[i])
 	}
 	if t.over {
 		if t.failure == "" {
-			v.Result = t.resultText()
+			v.Result = t.result(r)
 		}
 		v.Again = t.opts.again(t.cuts)
 	}
@@ -243,13 +289,13 @@ func (d *dealState) mode() giretra.Mode {
 	return d.contract.Mode
 }
 
-func (t *Table) dealViewLocked(d *dealState) *dealView {
-	dv := &dealView{N: d.n, Dealer: int(d.dealer), Cutter: int(d.dealer.Previous()), Bids: bidLines(d.bids)}
+func (t *Table) dealViewLocked(r reader, d *dealState) *dealView {
+	dv := &dealView{N: d.n, Dealer: int(d.dealer), Cutter: int(d.dealer.Previous()), Bids: bidLines(r, d.bids)}
 	if d.cut != nil {
-		dv.Cut = cutText(d.cut.cut)
+		dv.Cut = r.cut(d.cut.cut)
 	}
 	if d.contract != nil {
-		dv.Contract = contractViewOf(*d.contract)
+		dv.Contract = contractViewOf(r, *d.contract)
 		dv.Points, dv.Tricks = d.hs.CardPoints, d.hs.TricksWon
 		m := d.hs.Mode
 		if n := len(d.hs.Completed); n > 0 {
@@ -262,25 +308,25 @@ func (t *Table) dealViewLocked(d *dealState) *dealView {
 			dv.Trick = dv.Last // stays on the table until the next card
 		}
 	}
-	if t.you < 0 {
+	if t.bots && r.seat < 0 { // our bot's values tell its hand: only where every hand is open
 		dv.Values = slices.Clone(d.values)
 	}
 	return dv
 }
 
-func (t *Table) detailLocked(d *dealState) *detailView {
-	dv := &detailView{N: d.n, Dealer: int(d.dealer), Bids: bidLines(d.bids), Tricks: []trickView{}, Values: slices.Clone(d.values), Result: t.dealResultText(d)}
+func (t *Table) detailLocked(r reader, d *dealState) *detailView {
+	dv := &detailView{N: d.n, Dealer: int(d.dealer), Bids: bidLines(r, d.bids), Tricks: []trickView{}, Values: slices.Clone(d.values), Result: t.dealResult(r, d)}
 	if dv.Values == nil {
 		dv.Values = []valuesView{}
 	}
 	if d.cut != nil {
-		dv.Cut = fmt.Sprintf("%s %s %s", t.whoLocked(d.cut.seat), t.verb(d.cut.seat, "cut", "cut"), cutText(d.cut.cut))
+		dv.Cut = r.t("detail.cut", t.who(r, d.cut.seat), r.cut(d.cut.cut))
 	}
 	for p := range 4 {
 		dv.Hands[p] = cardCodes(d.full[p], d.mode())
 	}
 	if d.contract != nil {
-		dv.Contract = contractViewOf(*d.contract)
+		dv.Contract = contractViewOf(r, *d.contract)
 		for i := range d.hs.Completed {
 			dv.Tricks = append(dv.Tricks, *trickViewOf(&d.hs.Completed[i], d.hs.Mode, i+1))
 		}
@@ -302,14 +348,14 @@ func trickViewOf(tr *giretra.Trick, m giretra.Mode, n int) *trickView {
 	return tv
 }
 
-func contractViewOf(c giretra.Contract) *contractView {
-	return &contractView{Mode: c.Mode.String(), Text: contractText(c), Multiplier: c.Multiplier.String(), Announcer: int(c.Announcer), Team: int(c.AnnouncerTeam())}
+func contractViewOf(r reader, c giretra.Contract) *contractView {
+	return &contractView{Mode: c.Mode.String(), Text: r.contract(c), Multiplier: c.Multiplier.String(), Announcer: int(c.Announcer), Team: int(c.AnnouncerTeam())}
 }
 
-func bidLines(bids []giretra.Action) []bidLine {
+func bidLines(r reader, bids []giretra.Action) []bidLine {
 	out := make([]bidLine, 0, len(bids))
 	for _, a := range bids {
-		l := bidLine{Seat: int(a.Player), Text: bidText(a)}
+		l := bidLine{Seat: int(a.Player), Text: r.bid(a)}
 		if a.Type != giretra.Accept {
 			l.Mode = a.Mode.String()
 		}
@@ -318,10 +364,15 @@ func bidLines(bids []giretra.Action) []bidLine {
 	return out
 }
 
-func bidOptions(valid []giretra.Action) []bidOption {
+// bidOptions are the offered bids as the page sends them back, named
+// for r (no text for the zero reader: an error's valid options).
+func bidOptions(r reader, valid []giretra.Action) []bidOption {
 	out := make([]bidOption, 0, len(valid))
 	for _, a := range valid {
-		o := bidOption{Type: a.Type.String(), Text: bidText(a)}
+		o := bidOption{Type: a.Type.String()}
+		if r.p != nil {
+			o.Text = r.bid(a)
+		}
 		if a.Type != giretra.Accept {
 			o.Mode = a.Mode.String()
 		}
@@ -353,143 +404,14 @@ func parseCard(s string) (giretra.Card, bool) {
 	return c, c.UnmarshalText([]byte(s)) == nil
 }
 
-// Words for people (and for screen readers: no suit symbols).
-
-var modeWords = [6]string{"Clubs", "Diamonds", "Hearts", "Spades", "No trumps", "All trumps"}
-
-func modeText(m giretra.Mode) string {
-	if m <= giretra.AllTrumps {
-		return modeWords[m]
-	}
-	return "no contract"
-}
-
-func contractText(c giretra.Contract) string {
-	s := modeText(c.Mode)
-	if c.Multiplier != giretra.Normal {
-		s += fmt.Sprintf(" ×%d", c.Multiplier.Factor())
-	}
-	return s
-}
-
-func bidText(a giretra.Action) string {
-	switch a.Type {
-	case giretra.Accept:
-		return "Accept"
-	case giretra.Announce:
-		return modeText(a.Mode)
-	}
-	return a.Type.String() + " " + modeText(a.Mode)
-}
-
-func cutText(c giretra.Cut) string {
-	from := "bottom"
-	if c.FromTop {
-		from = "top"
-	}
-	return fmt.Sprintf("at %d from the %s", c.Position, from)
-}
-
-func promptOf(kind string) string {
-	switch kind {
-	case decideCut:
-		return "cut the deck"
-	case decideBid:
-		return "bid"
-	case decideCard:
-		return "play a card"
-	}
-	return "see the deal, then deal the next"
-}
-
-// whoLocked names a seat for the log: "You", or "Left (Eva)".
-func (t *Table) whoLocked(p giretra.Position) string {
-	if int(p) == t.you {
-		return "You"
-	}
-	return fmt.Sprintf("%v (%s)", p, t.specs[p].name)
-}
-
-// seatName is whoLocked for callers without the lock (the names never
-// change once the table is set).
-func (t *Table) seatName(p giretra.Position) string { return t.whoLocked(p) }
-
-// verb agrees with the seat: "You play", "Left (Eva) plays".
-func (t *Table) verb(p giretra.Position, third, second string) string {
-	if int(p) == t.you {
-		return second
-	}
-	return third
-}
-
-// teamLocked names a team: "You + gamebot", "Eva + Kialasoa".
-func (t *Table) teamLocked(team giretra.Team) string {
-	a, b := giretra.Position(team), giretra.Position(team)+2
-	return t.specs[a].name + " + " + t.specs[b].name
-}
-
-// resultText is the match's result: "You + gamebot won 160–48".
-func (t *Table) resultText() string {
-	r := t.result
-	if r.Winner == giretra.NoTeam {
-		return fmt.Sprintf("no winner, %d–%d", r.Final.Points[0], r.Final.Points[1])
-	}
-	w, l := r.Final.Points[r.Winner], r.Final.Points[r.Winner.Other()]
-	verb := "won"
-	if t.you >= 0 {
-		if giretra.Position(t.you).Team() == r.Winner {
-			verb = "won — you win"
-		} else {
-			verb = "won — you lose"
-		}
-	}
-	return fmt.Sprintf("%s %s %d–%d.", t.teamLocked(r.Winner), verb, w, l)
-}
-
-// dealResultText says how a finished deal went.
-func (t *Table) dealResultText(d *dealState) string {
-	r := d.result
-	if r == nil || d.contract == nil {
-		return ""
-	}
-	at := r.AnnouncerTeam
-	made := "failed"
-	if r.MatchPoints[at] > r.MatchPoints[at.Other()] || r.IsInstantWin && r.SweepingTeam == at {
-		made = "made"
-	}
-	s := fmt.Sprintf("%s by %s %s: card points %d–%d, match points %d–%d.", contractText(*d.contract), t.whoLocked(d.contract.Announcer),
-		made, r.CardPoints[0], r.CardPoints[1], r.MatchPoints[0], r.MatchPoints[1])
-	if r.WasSweep {
-		s += fmt.Sprintf(" %s took every trick.", t.teamLocked(r.SweepingTeam))
-		if r.IsInstantWin {
-			s += " A Colour sweep wins the match."
-		}
-	}
-	return s
-}
-
-// waitingLocked says who the match waits for.
-func (t *Table) waitingLocked() string {
-	switch {
-	case t.over:
-		return "the match is over"
-	case t.cur == nil:
-		return "the match is starting"
-	}
-	if p, ok := t.cur.turn(); ok {
-		return fmt.Sprintf("the table waits for %s", t.whoLocked(p))
-	}
-	return "the deal is over"
-}
-
-// Valid implements table.Scripted: the person's options now, as Act
-// takes them.
-func (t *Table) Valid() []any {
+// Valid implements table.Scripted: seat's options now, as Act takes
+// them.
+func (t *Table) Valid(seat tables.Seat) []any {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	out := []any{}
 	p := t.pending
-	if p == nil {
+	if p == nil || tables.Seat(p.seat) != seat {
 		return out
 	}
 	switch p.kind {
@@ -498,7 +420,7 @@ func (t *Table) Valid() []any {
 			out = append(out, map[string]any{"cut": map[string]any{"position": pos, "fromTop": true}})
 		}
 	case decideBid:
-		for _, b := range bidOptions(p.bids) {
+		for _, b := range bidOptions(reader{}, p.bids) {
 			out = append(out, map[string]any{"bid": map[string]string{"type": b.Type, "mode": b.Mode}})
 		}
 	case decideCard:

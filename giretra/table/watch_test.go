@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -161,7 +163,8 @@ func (f *fakeBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(path, "/choose-card"):
 		f.decisions.Add(1)
 		if f.failCards {
-			http.Error(w, "no", http.StatusInternalServerError)
+			// A reply a page must never read: a secret and markup.
+			http.Error(w, `<img src=x onerror=alert(1)> SECRET-OF-THE-NETWORK`, http.StatusInternalServerError)
 			return
 		}
 		answer = req.ValidPlays[0]
@@ -210,6 +213,23 @@ func TestBotServer(t *testing.T) {
 		var b strings.Builder
 		if err := report.Write(&b, []*record.Match{m}, report.Options{}); err != nil || !strings.Contains(b.String(), "CardPlay") {
 			t.Fatalf("the report of a bot server's match: %v", err)
+		}
+		// What the bot server answered reaches no page, no record and no
+		// review: only its status.
+		for _, s := range ts.Sent() {
+			if strings.Contains(string(s.Body), "SECRET-OF-THE-NETWORK") || strings.Contains(string(s.Body), "onerror") {
+				t.Fatalf("%s sent the bot server's reply: %.300s", s.Path, s.Body)
+			}
+		}
+		told := false
+		for _, s := range ts.Sent() {
+			told = told || strings.Contains(string(s.Body), "it answered HTTP 500")
+		}
+		if failing != told {
+			t.Fatalf("failing %v: the failure told by its status: %v", failing, told)
+		}
+		if rec, _ := os.ReadFile(filepath.Join(ts.records, "giretra", ts.recordName(t))); strings.Contains(string(rec), "SECRET") {
+			t.Fatal("the record holds the bot server's reply")
 		}
 	}
 }

@@ -1,9 +1,10 @@
 // Package problem is the one error model of the request edge: every game's
 // wire package reports what is wrong with a request as a Problem of one of
-// a few kinds, and the server maps each kind to an HTTP status in exactly
-// one place. It also holds the one strict JSON decoder the wire packages
-// share, so that HTTP clients and JSON-line clients get the same words for
-// the same mistake.
+// a few kinds, and internal/httpkit maps each kind to an HTTP status in
+// exactly one place (the model itself knows nothing of HTTP, so engines
+// and JSON-line clients link no net/http through it). It also holds the
+// JSON decoders the wire packages and the tables share, so that HTTP
+// clients and JSON-line clients get the same words for the same mistake.
 package problem
 
 import (
@@ -11,7 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"io"
+	"reflect"
 	"strings"
 )
 
@@ -37,7 +39,9 @@ const (
 	// Stale input was decided on a state that is no longer the current
 	// one: an action sent twice, or after the game moved on (409).
 	Stale
-	// Forbidden requests come from where they may not: another origin (403).
+	// Forbidden requests come from where they may not: another origin,
+	// a Host the listener is not reached by, a table's seat held by
+	// someone else (403).
 	Forbidden
 	// Unavailable: the server cannot take more now, such as a new table
 	// beyond the cap (503).
@@ -45,28 +49,6 @@ const (
 )
 
 var kindNames = [...]string{Internal: "internal", Malformed: "malformed", NotFound: "not found", TooLarge: "too large", Impossible: "impossible", Stale: "stale", Forbidden: "forbidden", Unavailable: "unavailable"}
-
-// Status is the HTTP status of a kind: the one place a kind becomes a
-// status, for every listener.
-func Status(k Kind) int {
-	switch k {
-	case Malformed:
-		return http.StatusBadRequest
-	case NotFound:
-		return http.StatusNotFound
-	case TooLarge:
-		return http.StatusRequestEntityTooLarge
-	case Impossible:
-		return http.StatusUnprocessableEntity
-	case Stale:
-		return http.StatusConflict
-	case Forbidden:
-		return http.StatusForbidden
-	case Unavailable:
-		return http.StatusServiceUnavailable
-	}
-	return http.StatusInternalServerError
-}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -147,4 +129,89 @@ func Decode(b []byte, v any) error {
 		return Malformedf("malformed JSON: trailing data after the JSON value")
 	}
 	return Malformedf("malformed JSON: %v", err)
+}
+
+// DecodeStrict is Decode for input that only our own pages and tools
+// write (the browser tables' setups and actions): an unknown field is an
+// error naming it, because a misspelt option silently ignored gives the
+// person a game they did not ask for. Messages speak of JSON values ("a
+// whole number", "an object"), never of Go types.
+func DecodeStrict(b []byte, v any) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return Malformedf("empty request: a JSON object is required")
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	err := d.Decode(v)
+	if err == nil {
+		if _, terr := d.Token(); terr != io.EOF {
+			return Malformedf("malformed JSON: trailing data after the JSON value")
+		}
+		return nil
+	}
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		field := ute.Field
+		if field == "" {
+			return Malformedf("malformed JSON: want %s, not %s", jsonKind(ute.Type), article(ute.Value))
+		}
+		return Malformedf("malformed JSON: %q must be %s, not %s", field, jsonKind(ute.Type), article(ute.Value))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return Malformedf("unknown field %s", name)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return Malformedf("malformed JSON: the value ends too early")
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return Malformedf("malformed JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	return Malformedf("malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonKind names the JSON value a Go type is read from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice {
+			return "a string"
+		}
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a JSON value"
+}
+
+// article puts the JSON decoder's name of a value ("number", "array",
+// "number 1.5") in words.
+func article(v string) string {
+	switch {
+	case v == "array":
+		return "a list"
+	case v == "object":
+		return "an object"
+	case v == "string":
+		return "a string"
+	case v == "bool":
+		return "true or false"
+	case v == "number":
+		return "a number"
+	case strings.HasPrefix(v, "number "):
+		return "the number" + strings.TrimPrefix(v, "number")
+	}
+	return v
 }

@@ -3,22 +3,24 @@ package table
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"html/template"
-	"io"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
-	"net/url"
 	"path"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/botarena/gamebot/internal/httpkit"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 )
 
 // Limits of the HTTP surface.
@@ -35,12 +37,17 @@ const (
 // The pages' security policy: everything from the page's own origin,
 // nothing inline, nothing from anywhere else.
 const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+	"media-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // reviewCSP is the review pages' policy: they are the referees'
 // self-contained reports (inline style and script, nothing fetched from
 // anywhere, not even this server).
 const reviewCSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'"
+
+// clientCookie names a browser to the hub: the lobby lists the tables
+// that browser set up, and the per-client cap counts them. It is not a
+// credential (the seats' tokens are).
+const clientCookie = "gamebot_client"
 
 //go:embed kit.js
 var kitJS []byte
@@ -53,47 +60,65 @@ var lobbySource string
 
 var lobbyTemplate = template.Must(template.New("lobby").Parse(lobbySource))
 
-// Handler serves the lobby, the games' pages and the tables' API:
+// Handler serves the lobby, the games' pages and the tables' API. A
+// token (the ?t= of a table's page) opens one seat of one table:
 //
-//	GET  /play                          the lobby
-//	GET  /play/kit.js, /play/kit.css    the pages' shared script and style
-//	GET  /play/{game}                   a game's table page (setup, table, review)
-//	GET  /play/{game}/{asset}           its script and style
-//	GET  /play/api/tables               the lobby's lines (JSON)
-//	POST /play/api/{game}/tables        a new table: the setup options → {"id", "url"}
-//	GET  /play/api/tables/{id}?after=N  the table's view once past version N (long poll;
-//	                                    &valid=1 adds the actions the person may send)
-//	POST /play/api/tables/{id}/actions  {"seq": N, "action": {…}} → the new view
-//	GET  /play/tables/{id}/review       the game's review page (HTML)
-//	GET  /play/tables/{id}/record       the game's record (a download)
+//	GET  /play                             the lobby
+//	GET  /play/kit.js, /play/kit.css       the pages' shared script and style
+//	GET  /play/{game}                      a game's table page (setup, table, review)
+//	GET  /play/{game}/{asset}              its script and style
+//	GET  /play/api/tables                  the lobby's lines: this browser's tables (JSON)
+//	GET  /play/api/{game}/choices          what the game's setup form may offer
+//	POST /play/api/{game}/tables           a new table: the setup options → its links
+//	GET  /play/api/tables/{token}?after=N  the seat's view once past version N (long poll;
+//	                                       &valid=1 adds the actions the seat may send)
+//	POST /play/api/tables/{token}/actions  {"seq": N, "action": {…}} → the new view
+//	GET  /play/tables/{token}/review       the game's review page (HTML)
+//	GET  /play/tables/{token}/record       the game's record (a download)
+//
+// Every request whose Host is not one the listener is reached by is
+// refused before any of these (DNS rebinding: a page of another site
+// whose name now points at this machine), and the API refuses requests
+// a page of another origin makes. logger (nil: none) is told each
+// request at debug level and each internal error.
 func (h *Hub) Handler(logger *slog.Logger) http.Handler {
 	r := chi.NewRouter()
-	r.Use(h.guard(logger))
+	r.Use(h.guard(logger), middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, problem.New(problem.NotFound, "no such page: %s %s", r.Method, r.URL.Path))
+		writeProblem(w, r, logger, problem.New(problem.NotFound, "no such page: %s", r.URL.Path))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "method " + r.Method + " not allowed on " + r.URL.Path})
+		httpkit.WriteJSON(w, http.StatusMethodNotAllowed, httpkit.ErrorBody{Error: "method " + r.Method + " not allowed on " + r.URL.Path})
 	})
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/play", http.StatusFound) })
 	// Browsers ask for an icon on their own; there is none to send.
 	r.Get("/favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	r.Get("/play", h.lobby)
+	r.Get("/play", h.lobby(logger))
 	r.Get("/play/kit.js", asset("kit.js", kitJS))
 	r.Get("/play/kit.css", asset("kit.css", kitCSS))
-	r.Get("/play/{game}", h.page)
-	r.Get("/play/{game}/{asset}", h.gameAsset)
-	r.Get("/play/api/tables", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, h.Tables()) })
-	r.Post("/play/api/{game}/tables", h.create)
-	r.Get("/play/api/tables/{id}", h.view)
-	r.Post("/play/api/tables/{id}/actions", h.act)
-	r.Get("/play/tables/{id}/review", h.review)
-	r.Get("/play/tables/{id}/record", h.record)
+	r.Get("/play/{game}", h.page(logger))
+	r.Get("/play/{game}/{asset}", h.gameAsset(logger))
+	r.Get("/play/api/tables", func(w http.ResponseWriter, r *http.Request) {
+		httpkit.WriteJSON(w, http.StatusOK, h.Tables(clientOf(r), printerOf(r)))
+	})
+	r.Get("/play/api/{game}/choices", h.choices(logger))
+	r.Post("/play/api/{game}/tables", h.create(logger))
+	r.Get("/play/api/tables/{token}", h.view(logger))
+	r.Post("/play/api/tables/{token}/actions", h.act(logger))
+	r.Get("/play/tables/{token}/review", h.review(logger))
+	r.Get("/play/tables/{token}/record", h.record(logger))
 	return r
 }
 
-// guard sets the security headers of every answer and refuses the API
-// to other origins: a page elsewhere must not play a person's seat.
+// writeProblem is the kit's: a Problem as its status, anything else a
+// logged "internal error".
+func writeProblem(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	httpkit.WriteProblem(w, r, logger, err)
+}
+
+// guard sets the security headers of every answer, refuses a Host the
+// listener is not reached by, and refuses the API to other origins: a
+// page elsewhere must not play a person's seat.
 func (h *Hub) guard(logger *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -103,17 +128,74 @@ func (h *Hub) guard(logger *slog.Logger) func(http.Handler) http.Handler {
 			hd.Set("X-Content-Type-Options", "nosniff")
 			hd.Set("Referrer-Policy", "no-referrer")
 			hd.Set("Cache-Control", "no-store")
-			sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-			if err := sameOrigin(r); err != nil {
-				writeProblem(sw, err)
+			sw := httpkit.NewStatusWriter(w)
+			if err := h.checkHost(r); err != nil {
+				writeProblem(sw, r, logger, err)
+			} else if err := sameOrigin(r); err != nil {
+				writeProblem(sw, r, logger, err)
 			} else {
 				next.ServeHTTP(sw, r)
 			}
 			if logger != nil {
-				logger.Debug("play", "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
+				logger.Debug("play", "method", r.Method, "path", r.URL.Path, "status", sw.Status, "ms", time.Since(start).Milliseconds())
 			}
 		})
 	}
+}
+
+// checkHost refuses a request whose Host is not a name this listener is
+// reached by: a loopback name or address (localhost, 127.0.0.1, [::1]) or
+// the address the connection came in on, with the listener's port; or
+// one of the hub's Hosts (a bare name with or without the port, a
+// name:port as given). A page of another site cannot use such a Host: a
+// name that was re-pointed at this machine is still its own name.
+func (h *Hub) checkHost(r *http.Request) error {
+	host, port := splitHostPort(r.Host)
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	localIP, localPort := addrOf(local)
+	for _, n := range h.cfg.Hosts {
+		nh, np := splitHostPort(n)
+		if strings.EqualFold(host, nh) && (np == port || np == "" && (port == "" || port == localPort)) {
+			return nil
+		}
+	}
+	if port == localPort || port == "" && localPort == "80" {
+		if strings.EqualFold(host, "localhost") {
+			return nil
+		}
+		if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || localIP != nil && ip.Equal(localIP)) {
+			return nil
+		}
+	}
+	return problem.New(problem.Forbidden, "this server is not %q: it answers to localhost, 127.0.0.1 and [::1] with its port%s (gamebot play -hosts names more)",
+		r.Host, hostList(h.cfg.Hosts))
+}
+
+func hostList(hosts []string) string {
+	if len(hosts) == 0 {
+		return ""
+	}
+	return ", and to " + strings.Join(hosts, ", ")
+}
+
+// splitHostPort splits "name:port", "[::1]:port", "name" or "::1" (no
+// port: "").
+func splitHostPort(hp string) (host, port string) {
+	if h, p, err := net.SplitHostPort(hp); err == nil {
+		return h, p
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hp, "["), "]"), ""
+}
+
+func addrOf(a net.Addr) (net.IP, string) {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.IP, strconv.Itoa(t.Port)
+	}
+	if a == nil {
+		return nil, ""
+	}
+	h, p := splitHostPort(a.String())
+	return net.ParseIP(h), p
 }
 
 // sameOrigin refuses a request a browser made for a page of another
@@ -122,8 +204,11 @@ func (h *Hub) guard(logger *slog.Logger) func(http.Handler) http.Handler {
 // browser's page acting for a person.
 func sameOrigin(r *http.Request) error {
 	if o := r.Header.Get("Origin"); o != "" {
-		u, err := url.Parse(o)
-		if err != nil || u.Host != r.Host {
+		host, ok := strings.CutPrefix(o, "http://")
+		if !ok {
+			host, ok = strings.CutPrefix(o, "https://")
+		}
+		if !ok || host != r.Host {
 			return problem.New(problem.Forbidden, "requests from %q are refused: this table is served to %s only", o, r.Host)
 		}
 		return nil
@@ -134,18 +219,46 @@ func sameOrigin(r *http.Request) error {
 	return nil
 }
 
-type statusWriter struct {
-	http.ResponseWriter
-	status int
+// langCookie keeps the language a person chose with a page's switch.
+const langCookie = "gamebot_lang"
+
+// langOf is the language of a request: the page's switch, else the
+// browser's Accept-Language.
+func langOf(r *http.Request) i18n.Lang {
+	choice := ""
+	if ck, err := r.Cookie(langCookie); err == nil {
+		choice = ck.Value
+	}
+	return i18n.Pick(choice, r.Header.Get("Accept-Language"))
 }
 
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
+func printerOf(r *http.Request) *i18n.Printer { return i18n.For(langOf(r)) }
+
+// clientOf is the client a request comes from: its browser's cookie, and
+// its address when it is not this machine.
+func clientOf(r *http.Request) Client {
+	var c Client
+	if ck, err := r.Cookie(clientCookie); err == nil {
+		c.Key = ck.Value
+	}
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		if ip := net.ParseIP(h); ip != nil && !ip.IsLoopback() {
+			c.Addr = ip.String()
+		}
+	}
+	return c
 }
 
-// Unwrap gives http.ResponseController the writer underneath.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+// ensureClient gives a browser its cookie when it has none, and returns
+// the client it now is.
+func ensureClient(w http.ResponseWriter, r *http.Request) Client {
+	c := clientOf(r)
+	if c.Key == "" {
+		c.Key = rand.Text()
+		http.SetCookie(w, &http.Cookie{Name: clientCookie, Value: c.Key, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, MaxAge: 400 * 24 * 3600})
+	}
+	return c
+}
 
 func asset(name string, b []byte) http.HandlerFunc {
 	ct := mime.TypeByExtension(path.Ext(name))
@@ -163,35 +276,43 @@ func asset(name string, b []byte) http.HandlerFunc {
 
 type lobbyData struct {
 	Games  []*Game
-	Tables []Summary
+	Tables []Line
 }
 
-func (h *Hub) lobby(w http.ResponseWriter, r *http.Request) {
-	var buf bytes.Buffer
-	if err := lobbyTemplate.Execute(&buf, lobbyData{Games: h.Games(), Tables: h.Tables()}); err != nil {
-		writeProblem(w, err)
-		return
+func (h *Hub) lobby(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c := ensureClient(w, r)
+		var buf bytes.Buffer
+		if err := lobbyTemplate.Execute(&buf, lobbyData{Games: h.Games(), Tables: h.Tables(c, printerOf(r))}); err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		writeHTML(w, buf.Bytes())
 	}
-	writeHTML(w, buf.Bytes())
 }
 
-func (h *Hub) page(w http.ResponseWriter, r *http.Request) {
-	g := h.Game(chi.URLParam(r, "game"))
-	if g == nil {
-		writeProblem(w, problem.New(problem.NotFound, "no game %q", chi.URLParam(r, "game")))
-		return
+func (h *Hub) page(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		g := h.Game(chi.URLParam(r, "game"))
+		if g == nil {
+			writeProblem(w, r, logger, problem.New(problem.NotFound, "no game %q: the lobby at /play lists them", chi.URLParam(r, "game")))
+			return
+		}
+		ensureClient(w, r)
+		writeHTML(w, g.Page)
 	}
-	writeHTML(w, g.Page)
 }
 
-func (h *Hub) gameAsset(w http.ResponseWriter, r *http.Request) {
-	g := h.Game(chi.URLParam(r, "game"))
-	name := chi.URLParam(r, "asset")
-	if g == nil || g.Assets[name] == nil {
-		writeProblem(w, problem.New(problem.NotFound, "no file %s", r.URL.Path))
-		return
+func (h *Hub) gameAsset(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		g := h.Game(chi.URLParam(r, "game"))
+		name := chi.URLParam(r, "asset")
+		if g == nil || g.Assets[name] == nil {
+			writeProblem(w, r, logger, problem.New(problem.NotFound, "no file %s", r.URL.Path))
+			return
+		}
+		asset(name, g.Assets[name])(w, r)
 	}
-	asset(name, g.Assets[name])(w, r)
 }
 
 func writeHTML(w http.ResponseWriter, b []byte) {
@@ -201,42 +322,38 @@ func writeHTML(w http.ResponseWriter, b []byte) {
 	_, _ = w.Write(b)
 }
 
-// readBody reads at most MaxBody bytes.
-func readBody(r *http.Request) ([]byte, error) {
-	if r.ContentLength > MaxBody {
-		return nil, problem.New(problem.TooLarge, "request body larger than %d bytes", MaxBody)
+func (h *Hub) choices(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		g := h.Game(chi.URLParam(r, "game"))
+		if g == nil {
+			writeProblem(w, r, logger, problem.New(problem.NotFound, "no game %q", chi.URLParam(r, "game")))
+			return
+		}
+		var v any = struct{}{}
+		if g.Choices != nil {
+			v = g.Choices()
+		}
+		httpkit.WriteJSON(w, http.StatusOK, v)
 	}
-	b, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
-	if err != nil {
-		return nil, problem.Malformedf("reading request body: %v", err)
-	}
-	if len(b) > MaxBody {
-		return nil, problem.New(problem.TooLarge, "request body larger than %d bytes", MaxBody)
-	}
-	return b, nil
 }
 
-type created struct {
-	ID  string `json:"id"`
-	URL string `json:"url"`
+func (h *Hub) create(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := httpkit.ReadBody(r, MaxBody, nil)
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		c, err := h.Create(chi.URLParam(r, "game"), b, clientOf(r))
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		httpkit.WriteJSON(w, http.StatusCreated, c)
+	}
 }
 
-func (h *Hub) create(w http.ResponseWriter, r *http.Request) {
-	b, err := readBody(r)
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	game := chi.URLParam(r, "game")
-	id, err := h.Create(game, b)
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, created{ID: id, URL: "/play/" + game + "?t=" + url.QueryEscape(id)})
-}
-
-// ViewBody is the answer carrying a table's view.
+// ViewBody is the answer carrying a seat's view of a table.
 type ViewBody struct {
 	Seq int `json:"seq"`
 	// At is when the table last changed its view (Unix milliseconds, the
@@ -245,18 +362,27 @@ type ViewBody struct {
 	At int64 `json:"at"`
 	// Over: the table's game is over (its Summary's).
 	Over bool `json:"over"`
-	View any  `json:"view"`
-	// Valid, asked for with ?valid=1, are the actions the person may send
+	// Review: the review page has something to show.
+	Review bool `json:"review"`
+	View   any  `json:"view"`
+	// Valid, asked for with ?valid=1, are the actions the seat may send
 	// now (a Scripted table's).
 	Valid []any `json:"valid,omitempty"`
+	// Links, to the creator only, are the table's links to pass on.
+	Links *Links `json:"links,omitempty"`
 }
 
-// withValid adds whether the game is over, and the table's valid actions
-// when the request asks.
-func withValid(r *http.Request, t Table, b ViewBody) ViewBody {
-	b.Over = t.Summary().Over
-	if s, ok := t.(Scripted); ok && r.URL.Query().Get("valid") == "1" {
-		b.Valid = s.Valid()
+// body completes a view's answer: whether the game is over, the links
+// for the creator, and the valid actions when the request asks.
+func body(r *http.Request, at At, b ViewBody) ViewBody {
+	s := at.Table.Summary(nil)
+	b.Over, b.Review = s.Over, s.Review
+	if at.Creator {
+		l := at.Links()
+		b.Links = &l
+	}
+	if s, ok := at.Table.(Scripted); ok && r.URL.Query().Get("valid") == "1" {
+		b.Valid = s.Valid(at.Seat)
 		if b.Valid == nil {
 			b.Valid = []any{}
 		}
@@ -264,33 +390,37 @@ func withValid(r *http.Request, t Table, b ViewBody) ViewBody {
 	return b
 }
 
-func (h *Hub) view(w http.ResponseWriter, r *http.Request) {
-	after := -1
-	if v := r.URL.Query().Get("after"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < -1 {
-			writeProblem(w, problem.Malformedf("after=%q: want a version number", v))
+func (h *Hub) view(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		after := -1
+		if v := r.URL.Query().Get("after"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < -1 {
+				writeProblem(w, r, logger, problem.Malformedf("after=%q: want a version number", v))
+				return
+			}
+			after = n
+		}
+		ctx := r.Context()
+		if after >= 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, PollWait)
+			defer cancel()
+		}
+		token := chi.URLParam(r, "token")
+		p := printerOf(r)
+		seq, v, changed, err := h.Wait(ctx, token, after, p)
+		if err != nil {
+			writeProblem(w, r, logger, err)
 			return
 		}
-		after = n
+		at, err := h.Table(token)
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		httpkit.WriteJSON(w, http.StatusOK, body(r, at, ViewBody{Seq: seq, At: changed.UnixMilli(), View: v}))
 	}
-	ctx := r.Context()
-	if after >= 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, PollWait)
-		defer cancel()
-	}
-	seq, v, at, err := h.Wait(ctx, chi.URLParam(r, "id"), after)
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	t, _, err := h.Table(chi.URLParam(r, "id"))
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, withValid(r, t, ViewBody{Seq: seq, At: at.UnixMilli(), View: v}))
 }
 
 // ActionBody is what a page posts: the version it decided on and the
@@ -300,107 +430,83 @@ type ActionBody struct {
 	Action json.RawMessage `json:"action"`
 }
 
-func (h *Hub) act(w http.ResponseWriter, r *http.Request) {
-	b, err := readBody(r)
-	if err != nil {
-		writeProblem(w, err)
-		return
+func (h *Hub) act(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := httpkit.ReadBody(r, MaxBody, nil)
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		at, err := h.Table(chi.URLParam(r, "token"))
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		var a ActionBody
+		if err := problem.DecodeStrict(b, &a); err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		if a.Seq == nil || len(a.Action) == 0 {
+			writeProblem(w, r, logger, problem.Malformedf(`an action is {"seq": the version it was decided on, "action": {…}}`))
+			return
+		}
+		viewer := Viewer{Seat: at.Seat, P: printerOf(r)}
+		if err := at.Table.Act(viewer, *a.Seq, a.Action); err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		seq, v := at.Table.View(viewer)
+		httpkit.WriteJSON(w, http.StatusOK, body(r, at, ViewBody{Seq: seq, At: time.Now().UnixMilli(), View: v}))
 	}
-	t, _, err := h.Table(chi.URLParam(r, "id"))
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	var a ActionBody
-	if err := problem.Decode(b, &a); err != nil {
-		writeProblem(w, err)
-		return
-	}
-	if a.Seq == nil || len(a.Action) == 0 {
-		writeProblem(w, problem.Malformedf(`an action is {"seq": the version it was decided on, "action": {…}}`))
-		return
-	}
-	if err := t.Act(*a.Seq, a.Action); err != nil {
-		writeProblem(w, err)
-		return
-	}
-	seq, v := t.View()
-	writeJSON(w, http.StatusOK, withValid(r, t, ViewBody{Seq: seq, At: time.Now().UnixMilli(), View: v}))
 }
 
-func (h *Hub) review(w http.ResponseWriter, r *http.Request) {
-	t, _, err := h.Table(chi.URLParam(r, "id"))
-	if err != nil {
-		writeProblem(w, err)
-		return
+func (h *Hub) review(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		at, err := h.Table(chi.URLParam(r, "token"))
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		rv, ok := at.Table.(Reviewer)
+		if !ok {
+			writeProblem(w, r, logger, problem.New(problem.NotFound, "this game has no review page"))
+			return
+		}
+		page, err := rv.Review()
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		w.Header().Set("Content-Security-Policy", reviewCSP)
+		writeHTML(w, page)
 	}
-	rv, ok := t.(Reviewer)
-	if !ok {
-		writeProblem(w, problem.New(problem.NotFound, "this game has no review page"))
-		return
-	}
-	page, err := rv.Review()
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	w.Header().Set("Content-Security-Policy", reviewCSP)
-	writeHTML(w, page)
 }
 
-func (h *Hub) record(w http.ResponseWriter, r *http.Request) {
-	t, _, err := h.Table(chi.URLParam(r, "id"))
-	if err != nil {
-		writeProblem(w, err)
-		return
+func (h *Hub) record(logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		at, err := h.Table(chi.URLParam(r, "token"))
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		rc, ok := at.Table.(Recorder)
+		if !ok {
+			writeProblem(w, r, logger, problem.New(problem.NotFound, "this game keeps no record"))
+			return
+		}
+		name, data, err := rc.Record()
+		if err != nil {
+			writeProblem(w, r, logger, err)
+			return
+		}
+		ct := mime.TypeByExtension(path.Ext(name))
+		if ct == "" || strings.HasPrefix(ct, "text/html") {
+			ct = "application/octet-stream"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		_, _ = w.Write(data)
 	}
-	rc, ok := t.(Recorder)
-	if !ok {
-		writeProblem(w, problem.New(problem.NotFound, "this game keeps no record"))
-		return
-	}
-	name, data, err := rc.Record()
-	if err != nil {
-		writeProblem(w, err)
-		return
-	}
-	ct := mime.TypeByExtension(path.Ext(name))
-	if ct == "" || strings.HasPrefix(ct, "text/html") {
-		ct = "application/octet-stream"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	_, _ = w.Write(data)
-}
-
-type errorBody struct {
-	Error string `json:"error"`
-}
-
-// writeProblem answers err: a Problem with its status and its body (or
-// {"error": …}); anything else as a bare 500.
-func writeProblem(w http.ResponseWriter, err error) {
-	var p *problem.Problem
-	if !errors.As(err, &p) {
-		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error: " + err.Error()})
-		return
-	}
-	var body any = errorBody{Error: p.Msg}
-	if p.Body != nil {
-		body = p.Body
-	}
-	writeJSON(w, problem.Status(p.Kind), body)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
-	}
-	b = append(b, '\n')
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
 }

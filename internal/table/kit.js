@@ -112,7 +112,7 @@ const Kit = (() => {
     say("Setting the table…");
     const r = await api("POST", `/play/api/${game}/tables`, options);
     if (r.status !== 201) { say(r.body.error || "error " + r.status, true); return; }
-    id = r.body.id;
+    id = r.body.token;
     history.replaceState(null, "", r.body.url);
     seq = -1; heard = 0;
     say("");

@@ -24,6 +24,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,25 +32,68 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botarena/gamebot/internal/httpkit"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
 )
+
+// Seat is who a page acts for at a table: a person's seat, numbered as
+// the table's game numbers its seats, or Watch or Host. A page holds a
+// token; the hub knows the seat the token stands for, and a table is
+// only ever asked for a seat's view or told a seat's action.
+type Seat int
+
+const (
+	// Watch is a watcher: what anyone at the table may see (another
+	// seat's hand only where no person plays, or once the game is over),
+	// and no say in the game.
+	Watch Seat = -1
+	// Host is the creator of a table no person sits at: a watcher who
+	// may also pause, step and pace the bots.
+	Host Seat = -2
+)
+
+// Watching reports whether s sees the table as a watcher.
+func (s Seat) Watching() bool { return s < 0 }
+
+// Viewer is who a table is asked for: a seat, and the printer of the
+// language the person reads.
+type Viewer struct {
+	Seat Seat
+	P    *i18n.Printer
+}
 
 // Table is one game in progress, kept by its game's package. Its methods
 // are called from any goroutine.
 type Table interface {
-	// View is what the person at the table may see now, with the version
-	// it is at. The value is encoded as JSON.
-	View() (seq int, view any)
-	// Act applies the person's action, decided on version seq. It returns
-	// a *problem.Problem: Stale when seq is not the current version,
+	// View is what v's seat may see now, in v's language, with the
+	// version the table is at. The value is encoded as JSON.
+	View(v Viewer) (seq int, view any)
+	// Act applies v's action, decided on version seq. It returns a
+	// *problem.Problem: Stale when seq is not the current version,
 	// Impossible (with the valid options in the Body) when the rules
-	// refuse it, Malformed when it cannot be read. A refused action
-	// changes nothing.
-	Act(seq int, action []byte) error
-	// Summary is the table's line in the lobby.
-	Summary() Summary
+	// refuse it, Malformed when it cannot be read, Forbidden when the
+	// seat may not act so. A refused action changes nothing.
+	Act(v Viewer, seq int, action []byte) error
+	// Summary is the table's line in the lobby, in p's language.
+	Summary(p *i18n.Printer) Summary
 	// Close stops the table's players and waits for them.
 	Close()
+}
+
+// Seating is who sits where at a new table: the seat of the person who
+// set it up (Host when they watch) and the seats kept for other people,
+// each of which gets a link of its own for the creator to pass on.
+type Seating struct {
+	Creator Seat
+	Others  []Place
+}
+
+// Place is a seat kept for a person, with its name for people ("Top",
+// "White").
+type Place struct {
+	Seat Seat
+	Name string
 }
 
 // Reviewer is a Table with a review page (the game's viewer of what was
@@ -58,12 +102,11 @@ type Reviewer interface {
 	Review() (html []byte, err error)
 }
 
-// Scripted is a Table that lists the actions its person may send now,
-// as Act takes them: a scripted player (cmd/loadtest -scenario play)
-// picks from them. A page asks for nothing of the kind: it draws the
-// view.
+// Scripted is a Table that lists the actions a seat may send now, as
+// Act takes them: a scripted player (cmd/loadtest -scenario play) picks
+// from them. A page asks for nothing of the kind: it draws the view.
 type Scripted interface {
-	Valid() []any
+	Valid(seat Seat) []any
 }
 
 // Recorder is a Table with a record of its game in the format its
@@ -75,16 +118,42 @@ type Recorder interface {
 // Summary is a table's line in the lobby.
 type Summary struct {
 	Game    string    `json:"game"`
-	ID      string    `json:"id"`
 	Title   string    `json:"title"`  // who plays what
 	Status  string    `json:"status"` // "your turn", "deal 3, 45–12", "over: won 151–87"
 	Over    bool      `json:"over"`
 	Created time.Time `json:"created"`
+	// Review: the table's review page has something to show now.
+	Review bool `json:"review"`
+}
+
+// Line is a table's line in the lobby: its summary and the links of its
+// creator (the only one the lobby shows a table to).
+type Line struct {
+	Summary
+	// URL opens the table at the creator's seat.
+	URL string `json:"url"`
+	// Token is the creator's: /play/tables/{token}/review and /record.
+	Token string `json:"token"`
+	Links
+}
+
+// Links are a table's links besides the creator's own, for the creator
+// to pass on: one to watch, one for each seat kept for a person.
+type Links struct {
+	Watch string     `json:"watch"`
+	Seats []SeatLink `json:"seats,omitempty"`
+}
+
+// SeatLink is the link of a seat kept for a person.
+type SeatLink struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
 }
 
 // Env is what a new table gets from the hub.
 type Env struct {
-	// ID is the table's id (unguessable: it is the only key to the seat).
+	// ID names the table in its record's file name; it grants nothing
+	// (the seats' tokens do).
 	ID string
 	// Notify tells the hub the table's view changed; pages waiting for a
 	// newer version are answered.
@@ -120,20 +189,32 @@ type Game struct {
 	Page   []byte
 	Assets map[string][]byte // file name → content
 	// New starts a table from the options the page's setup form sent
-	// (JSON). Its players stop when ctx is cancelled (Close does it too).
-	New func(ctx context.Context, options []byte, env Env) (Table, error)
+	// (JSON), and says who sits where. Its players stop when ctx is
+	// cancelled (Close does it too).
+	New func(ctx context.Context, options []byte, env Env) (Table, Seating, error)
+	// Choices are what the setup form may offer, as the page draws them
+	// (GET /play/api/{game}/choices; nil: none beyond the page's own).
+	Choices func() any
 }
 
 // HubConfig bounds a hub.
 type HubConfig struct {
 	MaxTables int // tables at once (default 64)
+	// MaxPerClient is the tables one client may hold open at once (0: no
+	// cap beyond MaxTables). A client is a browser (its cookie), and a
+	// remote address besides: a client that drops its cookie is still
+	// one client.
+	MaxPerClient int
 	// Thinkers is how many bot decisions run at once across the tables
 	// (default: the CPUs less one, at least one), so that a person's
 	// request always finds a core.
 	Thinkers int
 	IdleTTL  time.Duration // a table nobody asked about for this long is closed (default 30 min)
 	Records  string        // where tables write their records, a folder a game ("": nowhere)
-	Now      func() time.Time
+	// Hosts are the names besides loopback's that the listener is
+	// reached by (the Host of a request; see Handler).
+	Hosts []string
+	Now   func() time.Time
 }
 
 // Hub holds the tables.
@@ -144,9 +225,23 @@ type Hub struct {
 
 	slots chan struct{} // a token a bot decision in progress
 
-	mu     sync.Mutex
-	tables map[string]*entry
-	closed bool
+	mu      sync.Mutex
+	tables  map[string]*entry  // by id
+	tickets map[string]*ticket // by token
+	closed  bool
+}
+
+// ticket is what a token stands for: a seat at a table.
+type ticket struct {
+	e    *entry
+	seat Seat
+}
+
+// Client is who asks the hub for a table: a browser's cookie and, for
+// a client on another machine, its address.
+type Client struct {
+	Key  string // the browser's (its cookie); "" for a tool that keeps none
+	Addr string // its IP address, "" when it is this machine's
 }
 
 // think runs decide holding a thinking slot.
@@ -161,12 +256,16 @@ func (h *Hub) think(ctx context.Context, decide func()) error {
 	return nil
 }
 
-// entry is a table with its wake-up channel and its last use.
+// entry is a table with its seats' tokens, its wake-up channel and its
+// last use.
 type entry struct {
-	id     string
-	game   *Game
-	table  Table
-	cancel context.CancelFunc
+	id      string
+	game    *Game
+	client  Client
+	seating Seating
+	tokens  map[Seat]string // the creator's seat, Watch, and each seat kept for a person
+	table   Table
+	cancel  context.CancelFunc
 
 	mu        sync.Mutex
 	changed   chan struct{} // closed and replaced at each Notify
@@ -188,7 +287,8 @@ func NewHub(cfg HubConfig, games ...*Game) *Hub {
 	if cfg.Thinkers <= 0 {
 		cfg.Thinkers = max(runtime.GOMAXPROCS(0)-1, 1)
 	}
-	h := &Hub{cfg: cfg, games: map[string]*Game{}, tables: map[string]*entry{}, slots: make(chan struct{}, cfg.Thinkers)}
+	h := &Hub{cfg: cfg, games: map[string]*Game{}, tables: map[string]*entry{}, tickets: map[string]*ticket{},
+		slots: make(chan struct{}, cfg.Thinkers)}
 	for _, g := range games {
 		h.games[g.Name] = g
 		h.order = append(h.order, g.Name)
@@ -196,55 +296,128 @@ func NewHub(cfg HubConfig, games ...*Game) *Hub {
 	return h
 }
 
-// Create starts a table of game from the setup options.
-func (h *Hub) Create(game string, options []byte) (string, error) {
+// Created is a new table as its creator sees it: the link to their seat
+// (its token) and the links to pass on.
+type Created struct {
+	// Token is the creator's: the table's API is /play/api/tables/{token}.
+	Token string `json:"token"`
+	URL   string `json:"url"`
+	Links
+}
+
+// Create starts a table of game from the setup options, for client.
+func (h *Hub) Create(game string, options []byte, client Client) (Created, error) {
 	g := h.games[game]
 	if g == nil {
-		return "", problem.New(problem.NotFound, "no game %q", game)
+		return Created{}, problem.New(problem.NotFound, "no game %q", game)
 	}
+	e := &entry{id: rand.Text(), game: g, client: client, changed: make(chan struct{}), used: h.cfg.Now()}
+	if err := h.reserve(e); err != nil {
+		return Created{}, err
+	}
+	records := ""
+	if h.cfg.Records != "" {
+		records = filepath.Join(h.cfg.Records, g.Name)
+		if err := os.MkdirAll(records, 0o755); err != nil {
+			h.drop(e)
+			return Created{}, fmt.Errorf("records: %w", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t, seating, err := g.New(ctx, options, Env{ID: e.id, Notify: e.notify, Think: h.think, Records: records})
+	if err != nil {
+		cancel()
+		h.drop(e)
+		return Created{}, err
+	}
+	tokens := map[Seat]string{seating.Creator: rand.Text(), Watch: rand.Text()}
+	for _, p := range seating.Others {
+		tokens[p.Seat] = rand.Text()
+	}
+	e.mu.Lock()
+	e.table, e.cancel = t, cancel
+	e.mu.Unlock()
+	// Published under the hub's lock, and never changed after: whoever
+	// finds the tokens reads them and the seating without a lock.
 	h.mu.Lock()
-	if h.closed {
+	if h.closed { // Close ran while the table was being set up
 		h.mu.Unlock()
-		return "", problem.New(problem.Unavailable, "the server is shutting down")
+		e.close()
+		return Created{}, problem.New(problem.Unavailable, "the server is shutting down")
+	}
+	e.tokens, e.seating = tokens, seating
+	for seat, tok := range tokens {
+		h.tickets[tok] = &ticket{e: e, seat: seat}
+	}
+	h.mu.Unlock()
+	e.notify()
+	return Created{Token: e.tokens[seating.Creator], URL: e.link(seating.Creator), Links: e.links()}, nil
+}
+
+// reserve counts e among the tables before it is set up, so that a
+// second Create counts it, or says why there is no room.
+func (h *Hub) reserve(e *entry) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return problem.New(problem.Unavailable, "the server is shutting down")
+	}
+	if n := h.cfg.MaxPerClient; n > 0 && h.heldLocked(e.client) >= n {
+		return problem.New(problem.Unavailable, "you have %d tables open, the most one person may hold here: finish or leave one (an idle table closes after %s)", n, h.cfg.IdleTTL)
 	}
 	if len(h.tables) >= h.cfg.MaxTables {
 		// A finished game's record is on disk: the finished table seen
 		// least recently makes room before anyone's game in play does.
 		old := h.finishedLocked()
 		if old == nil {
-			h.mu.Unlock()
-			return "", problem.New(problem.Unavailable, "%d tables are in play, the most this server keeps: finish or leave one (an idle table closes after %s)", h.cfg.MaxTables, h.cfg.IdleTTL)
+			return problem.New(problem.Unavailable, "%d tables are in play, the most this server keeps: finish or leave one (an idle table closes after %s)", h.cfg.MaxTables, h.cfg.IdleTTL)
 		}
-		delete(h.tables, old.id)
-		defer old.close()
+		h.removeLocked(old)
+		go old.close()
 	}
-	e := &entry{id: rand.Text(), game: g, changed: make(chan struct{}), used: h.cfg.Now()}
-	h.tables[e.id] = e // reserved: a second Create counts it
+	h.tables[e.id] = e
+	return nil
+}
+
+// heldLocked counts the tables of client: by its cookie, and by its
+// address when it has one (the caller holds h.mu).
+func (h *Hub) heldLocked(c Client) int {
+	n := 0
+	for _, e := range h.tables {
+		if e.client.Key != "" && e.client.Key == c.Key || e.client.Addr != "" && e.client.Addr == c.Addr {
+			n++
+		}
+	}
+	return n
+}
+
+// drop forgets a table that was not set up.
+func (h *Hub) drop(e *entry) {
+	h.mu.Lock()
+	delete(h.tables, e.id)
 	h.mu.Unlock()
-	records := ""
-	if h.cfg.Records != "" {
-		records = filepath.Join(h.cfg.Records, g.Name)
-		if err := os.MkdirAll(records, 0o755); err != nil {
-			h.mu.Lock()
-			delete(h.tables, e.id)
-			h.mu.Unlock()
-			return "", fmt.Errorf("records: %w", err)
-		}
+}
+
+// removeLocked forgets a table and its tokens (the caller holds h.mu).
+func (h *Hub) removeLocked(e *entry) {
+	delete(h.tables, e.id)
+	for _, tok := range e.tokens {
+		delete(h.tickets, tok)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t, err := g.New(ctx, options, Env{ID: e.id, Notify: e.notify, Think: h.think, Records: records})
-	if err != nil {
-		cancel()
-		h.mu.Lock()
-		delete(h.tables, e.id)
-		h.mu.Unlock()
-		return "", err
+}
+
+// link is the page of the table at seat.
+func (e *entry) link(seat Seat) string {
+	return "/play/" + e.game.Name + "?t=" + url.QueryEscape(e.tokens[seat])
+}
+
+// links are the table's links for the creator to pass on.
+func (e *entry) links() Links {
+	l := Links{Watch: e.link(Watch)}
+	for _, p := range e.seating.Others {
+		l.Seats = append(l.Seats, SeatLink{Name: p.Name, URL: e.link(p.Seat)})
 	}
-	e.mu.Lock()
-	e.table, e.cancel = t, cancel
-	e.mu.Unlock()
-	e.notify()
-	return e.id, nil
+	return l
 }
 
 // finishedLocked is the finished table used least recently, or nil (the
@@ -256,7 +429,7 @@ func (h *Hub) finishedLocked() *entry {
 		e.mu.Lock()
 		t, u := e.table, e.used
 		e.mu.Unlock()
-		if t == nil || !t.Summary().Over {
+		if t == nil || !t.Summary(nil).Over {
 			continue
 		}
 		if best == nil || u.Before(used) {
@@ -274,47 +447,61 @@ func (e *entry) notify() {
 	e.mu.Unlock()
 }
 
-// get returns the started table of id and marks it used.
-func (h *Hub) get(id string) (*entry, error) {
+// At is a table as one token sees it.
+type At struct {
+	Table Table
+	Seat  Seat
+	Game  string
+	// Creator: the token is the creator's, who sees the links to pass on.
+	Creator bool
+	e       *entry
+}
+
+// Links are the table's links to pass on (only the creator is shown
+// them).
+func (a At) Links() Links { return a.e.links() }
+
+// get returns the ticket of token and marks its table used.
+func (h *Hub) get(token string) (*ticket, error) {
 	h.mu.Lock()
-	e := h.tables[id]
+	tk := h.tickets[token]
 	h.mu.Unlock()
-	if e == nil {
-		return nil, problem.New(problem.NotFound, "no table %q (it may have been closed after %s without a visit)", id, h.cfg.IdleTTL)
+	if tk == nil {
+		return nil, problem.New(problem.NotFound, "no such table: it may have been closed after %s without a visit, or the link is not whole", h.cfg.IdleTTL)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.table == nil {
-		return nil, problem.New(problem.NotFound, "table %q is still being set up", id)
-	}
-	e.used = h.cfg.Now()
-	return e, nil
+	tk.e.mu.Lock()
+	tk.e.used = h.cfg.Now()
+	tk.e.mu.Unlock()
+	return tk, nil
 }
 
-// Table returns the table of id (NotFound when there is none).
-func (h *Hub) Table(id string) (Table, string, error) {
-	e, err := h.get(id)
+// Table returns the table a token opens, at its seat (NotFound when
+// there is none).
+func (h *Hub) Table(token string) (At, error) {
+	tk, err := h.get(token)
 	if err != nil {
-		return nil, "", err
+		return At{}, err
 	}
-	return e.table, e.game.Name, nil
+	return At{Table: tk.e.table, Seat: tk.seat, Game: tk.e.game.Name, Creator: tk.seat == tk.e.seating.Creator, e: tk.e}, nil
 }
 
-// Wait returns the table's view once its version is past after, or the
-// current view when ctx ends first (a long poll answers in time either
-// way, and the page asks again), with the time the table last said its
-// view changed: a client measures from it how long a bot's move took to
-// reach it.
-func (h *Hub) Wait(ctx context.Context, id string, after int) (int, any, time.Time, error) {
-	e, err := h.get(id)
+// Wait returns the view of the table a token opens, at its seat in p's
+// language, once
+// its version is past after, or the current view when ctx ends first (a
+// long poll answers in time either way, and the page asks again), with
+// the time the table last said its view changed: a client measures from
+// it how long a bot's move took to reach it.
+func (h *Hub) Wait(ctx context.Context, token string, after int, p *i18n.Printer) (int, any, time.Time, error) {
+	tk, err := h.get(token)
 	if err != nil {
 		return 0, nil, time.Time{}, err
 	}
+	e := tk.e
 	for {
 		e.mu.Lock()
 		ch, at := e.changed, e.changedAt
 		e.mu.Unlock()
-		seq, v := e.table.View()
+		seq, v := e.table.View(Viewer{Seat: tk.seat, P: p})
 		if seq > after {
 			return seq, v, at, nil
 		}
@@ -326,24 +513,29 @@ func (h *Hub) Wait(ctx context.Context, id string, after int) (int, any, time.Ti
 	}
 }
 
-// Tables are the lobby's lines, newest first.
-func (h *Hub) Tables() []Summary {
+// Tables are the lobby's lines of client's tables, newest first: a
+// table is shown to its creator only, who holds its links.
+func (h *Hub) Tables(c Client, p *i18n.Printer) []Line {
 	h.mu.Lock()
 	es := make([]*entry, 0, len(h.tables))
 	for _, e := range h.tables {
-		es = append(es, e)
+		if e.client.Key == c.Key && e.tokens != nil {
+			es = append(es, e)
+		}
 	}
 	h.mu.Unlock()
-	out := make([]Summary, 0, len(es))
+	out := make([]Line, 0, len(es))
 	for _, e := range es {
 		e.mu.Lock()
 		t := e.table
 		e.mu.Unlock()
-		if t != nil {
-			s := t.Summary()
-			s.Game, s.ID = e.game.Name, e.id
-			out = append(out, s)
+		if t == nil {
+			continue
 		}
+		s := t.Summary(p)
+		s.Game = e.game.Name
+		tok := e.tokens[e.seating.Creator]
+		out = append(out, Line{Summary: s, URL: e.link(e.seating.Creator), Token: tok, Links: e.links()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
 	return out
@@ -367,12 +559,12 @@ func (h *Hub) Reap() int {
 	now := h.cfg.Now()
 	var idle []*entry
 	h.mu.Lock()
-	for id, e := range h.tables {
+	for _, e := range h.tables {
 		e.mu.Lock()
 		old := e.table != nil && now.Sub(e.used) > h.cfg.IdleTTL
 		e.mu.Unlock()
 		if old {
-			delete(h.tables, id)
+			h.removeLocked(e)
 			idle = append(idle, e)
 		}
 	}
@@ -385,16 +577,7 @@ func (h *Hub) Reap() int {
 
 // Janitor reaps idle tables every interval until ctx is done.
 func (h *Hub) Janitor(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			h.Reap()
-		}
-	}
+	httpkit.Every(ctx, interval, func() { h.Reap() })
 }
 
 // Close closes every table and refuses new ones.
@@ -403,6 +586,7 @@ func (h *Hub) Close() {
 	h.closed = true
 	all := h.tables
 	h.tables = map[string]*entry{}
+	h.tickets = map[string]*ticket{}
 	h.mu.Unlock()
 	for _, e := range all {
 		e.close()
@@ -451,4 +635,10 @@ func (g *Game) Weight() int {
 		n += len(a)
 	}
 	return n
+}
+
+// NotYours is the Problem a Table returns for an action its seat may not
+// send (a watcher's decision, another seat's turn).
+func NotYours(format string, args ...any) error {
+	return problem.New(problem.Forbidden, format, args...)
 }

@@ -1,4 +1,4 @@
-package table
+package table_test
 
 import (
 	"bytes"
@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -14,128 +16,87 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
+	"github.com/botarena/gamebot/internal/table"
+	"github.com/botarena/gamebot/internal/table/tabletest"
 )
 
-// counter is a game for the hub's tests: the person adds 1, 2 or 3 to a
-// total; its secret is never in the view.
-type counter struct {
-	mu      sync.Mutex
-	seq     int
-	total   int
-	secret  string
-	notify  func()
-	closed  bool
-	created time.Time
+// client is a browser: its own cookies, requests as its page makes them.
+type client struct {
+	t   *testing.T
+	srv *httptest.Server
+	hc  *http.Client
 }
 
-type counterView struct {
-	Total int   `json:"total"`
-	Valid []int `json:"valid"`
+func newClient(t *testing.T, srv *httptest.Server) *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{t: t, srv: srv, hc: &http.Client{Jar: jar, Transport: srv.Client().Transport}}
 }
 
-func (c *counter) View() (int, any) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.seq, counterView{Total: c.total, Valid: []int{1, 2, 3}}
-}
-
-func (c *counter) Act(seq int, body []byte) error {
-	var a struct {
-		Add int `json:"add"`
-	}
-	if err := problem.Decode(body, &a); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if seq != c.seq {
-		return ErrStale(seq, c.seq)
-	}
-	if a.Add < 1 || a.Add > 3 {
-		return Illegal([]int{1, 2, 3}, "cannot add %d", a.Add)
-	}
-	c.total += a.Add
-	c.seq++
-	c.notify()
-	return nil
-}
-
-func (c *counter) Summary() Summary {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return Summary{Title: "counter", Status: fmt.Sprint(c.total), Created: c.created, Over: c.total >= 100}
-}
-
-func (c *counter) Close() {
-	c.mu.Lock()
-	c.closed = true
-	c.mu.Unlock()
-}
-
-func counterGame(made *[]*counter) *Game {
-	return &Game{
-		Name: "counter", Title: "Counter", Page: []byte("<!DOCTYPE html><title>counter</title>"),
-		Assets: map[string][]byte{"page.js": []byte("'use strict';")},
-		New: func(ctx context.Context, opts []byte, env Env) (Table, error) {
-			var o struct {
-				Start int `json:"start"`
-			}
-			if err := problem.Decode(opts, &o); err != nil {
-				return nil, err
-			}
-			if o.Start < 0 {
-				return nil, problem.Impossiblef("start %d: want ≥ 0", o.Start)
-			}
-			c := &counter{total: o.Start, secret: "SECRET-" + env.ID, notify: env.Notify, created: time.Now()}
-			if made != nil {
-				*made = append(*made, c)
-			}
-			return c, nil
-		},
-	}
-}
-
-func call(t *testing.T, srv *httptest.Server, method, path, body string, header ...string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+// call makes a request; header is name, value, … (a "Host" sets the
+// request's Host).
+func (c *client) call(method, path, body string, header ...string) (int, string) {
+	c.t.Helper()
+	req, err := http.NewRequest(method, c.srv.URL+path, strings.NewReader(body))
 	if err != nil {
-		t.Fatal(err)
+		c.t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+		} else {
+			req.Header.Set(header[i], header[i+1])
+		}
 	}
-	resp, err := srv.Client().Do(req)
+	resp, err := c.hc.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		c.t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
 }
 
-func TestHubHTTP(t *testing.T) {
-	var made []*counter
-	hub := NewHub(HubConfig{MaxTables: 2}, counterGame(&made))
-	defer hub.Close()
-	srv := httptest.NewServer(hub.Handler(nil))
-	defer srv.Close()
-
-	code, body := call(t, srv, "POST", "/play/api/counter/tables", `{"start": 5}`)
+func (c *client) create(body string) table.Created {
+	c.t.Helper()
+	code, b := c.call("POST", "/play/api/counter/tables", body)
 	if code != http.StatusCreated {
-		t.Fatalf("create: %d %s", code, body)
+		c.t.Fatalf("create %s: %d %s", body, code, b)
 	}
-	var c created
-	json.Unmarshal([]byte(body), &c)
-	if c.ID == "" || c.URL != "/play/counter?t="+c.ID {
-		t.Fatalf("create answered %s", body)
+	var cr table.Created
+	if err := json.Unmarshal([]byte(b), &cr); err != nil {
+		c.t.Fatal(err)
 	}
-	tpath := "/play/api/tables/" + c.ID
-	code, body = call(t, srv, "GET", tpath, "")
-	if code != 200 || !strings.Contains(body, `"total":5`) || strings.Contains(body, "SECRET") {
+	return cr
+}
+
+func serve(t *testing.T, cfg table.HubConfig, logger *slog.Logger, games ...*table.Game) (*table.Hub, *httptest.Server) {
+	hub := table.NewHub(cfg, games...)
+	srv := httptest.NewServer(hub.Handler(logger))
+	t.Cleanup(func() { srv.Close(); hub.Close() })
+	return hub, srv
+}
+
+func TestHubHTTP(t *testing.T) {
+	var made []*tabletest.Counter
+	_, srv := serve(t, table.HubConfig{MaxTables: 2}, nil, tabletest.CounterGame(&made))
+	c := newClient(t, srv)
+	c.call("GET", "/play", "") // the browser gets its cookie
+
+	cr := c.create(`{"start": 5}`)
+	if cr.Token == "" || cr.URL != "/play/counter?t="+cr.Token || tabletest.Token(cr.Watch) == "" || tabletest.Token(cr.Watch) == cr.Token {
+		t.Fatalf("create answered %+v", cr)
+	}
+	tpath := "/play/api/tables/" + cr.Token
+	code, body := c.call("GET", tpath, "")
+	if code != 200 || !strings.Contains(body, `"total":5`) || strings.Contains(body, "SECRET") || !strings.Contains(body, `"links"`) {
 		t.Fatalf("view: %d %s", code, body)
 	}
-	var v ViewBody
+	var v table.ViewBody
 	json.Unmarshal([]byte(body), &v)
 
 	before := body
@@ -147,70 +108,216 @@ func TestHubHTTP(t *testing.T) {
 	}{
 		{"stale", "POST", tpath + "/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 1}}`, v.Seq+7), nil, 409, "stale"},
 		{"illegal", "POST", tpath + "/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 9}}`, v.Seq), nil, 422, `"valid":[1,2,3]`},
-		{"malformed action", "POST", tpath + "/actions", `{"seq": "x"}`, nil, 400, "error"},
+		{"malformed action", "POST", tpath + "/actions", `{"seq": "x"}`, nil, 400, `\"seq\" must be a whole number, not a string`},
+		{"not an object", "POST", tpath + "/actions", `[1]`, nil, 400, "want an object, not a list"},
+		{"unknown field", "POST", tpath + "/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 1}, "actoin": 1}`, v.Seq), nil, 400, `unknown field \"actoin\"`},
+		{"unknown action field", "POST", tpath + "/actions", fmt.Sprintf(`{"seq": %d, "action": {"addd": 1}}`, v.Seq), nil, 400, `unknown field \"addd\"`},
 		{"no seq", "POST", tpath + "/actions", `{"action": {"add": 1}}`, nil, 400, "seq"},
-		{"unknown table", "POST", "/play/api/tables/NOPE/actions", `{"seq": 0, "action": {"add": 1}}`, nil, 404, "no table"},
-		{"unknown table view", "GET", "/play/api/tables/NOPE", "", nil, 404, "no table"},
-		{"too large", "POST", tpath + "/actions", `{"seq": 0, "action": {"pad": "` + strings.Repeat("x", MaxBody) + `"}}`, nil, 413, "larger"},
-		{"other origin", "POST", tpath + "/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 1}}`, v.Seq), []string{"Origin", "http://evil.example"}, 403, "refused"},
+		{"unknown table", "POST", "/play/api/tables/NOPE/actions", `{"seq": 0, "action": {"add": 1}}`, nil, 404, "no such table"},
+		{"unknown table view", "GET", "/play/api/tables/NOPE", "", nil, 404, "no such table"},
+		{"too large", "POST", tpath + "/actions", `{"seq": 0, "action": {"pad": "` + strings.Repeat("x", table.MaxBody) + `"}}`, nil, 413, "larger"},
+		{"other origin", "POST", tpath + "/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 1}}`, v.Seq), []string{"Origin", "http://evil.example.invalid"}, 403, "refused"},
 		{"cross-site fetch", "GET", tpath, "", []string{"Sec-Fetch-Site", "cross-site"}, 403, "refused"},
+		{"watcher acts", "POST", "/play/api/tables/" + tabletest.Token(cr.Watch) + "/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 1}}`, v.Seq), nil, 403, "watcher"},
 		{"unknown game", "POST", "/play/api/chess/tables", `{}`, nil, 404, "no game"},
-		{"bad setup", "POST", "/play/api/counter/tables", `{"start": -1}`, nil, 422, "start"},
+		{"bad setup", "POST", "/play/api/counter/tables", `{"start": -1}`, nil, 400, "start"},
+		{"misspelt setup", "POST", "/play/api/counter/tables", `{"strat": 1}`, nil, 400, `unknown field \"strat\"`},
 		{"bad after", "GET", tpath + "?after=x", "", nil, 400, "after"},
 		{"unknown page", "GET", "/play/chess", "", nil, 404, "no game"},
-		{"no review", "GET", "/play/tables/" + c.ID + "/review", "", nil, 404, "review"},
+		{"no review", "GET", "/play/tables/" + cr.Token + "/review", "", nil, 404, "review"},
 	} {
-		code, body := call(t, srv, tc.method, tc.path, tc.body, tc.header...)
+		code, body := c.call(tc.method, tc.path, tc.body, tc.header...)
 		if code != tc.want || !strings.Contains(body, tc.has) {
 			t.Errorf("%s: %d %s, want %d with %q", tc.name, code, body, tc.want, tc.has)
 		}
+		for _, goName := range []string{"table.", "struct", "int64", "[]"} {
+			if code >= 400 && strings.Contains(body, goName) {
+				t.Errorf("%s: the message speaks Go (%q): %s", tc.name, goName, body)
+			}
+		}
 	}
-	if _, now := call(t, srv, "GET", tpath, ""); now != before {
+	if _, now := c.call("GET", tpath, ""); now != before {
 		t.Fatalf("refused requests changed the table: %s → %s", before, now)
 	}
 
-	code, body = call(t, srv, "POST", tpath+"/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 2}}`, v.Seq), "Origin", srv.URL)
+	code, body = c.call("POST", tpath+"/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 2}}`, v.Seq), "Origin", srv.URL)
 	if code != 200 || !strings.Contains(body, `"total":7`) {
 		t.Fatalf("same-origin action: %d %s", code, body)
 	}
-	if code, body := call(t, srv, "POST", tpath+"/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 2}}`, v.Seq)); code != 409 {
+	if code, body := c.call("POST", tpath+"/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": 2}}`, v.Seq)); code != 409 {
 		t.Fatalf("the same action sent twice: %d %s", code, body)
+	}
+	// The watcher's view carries no links to pass on.
+	if _, body := c.call("GET", "/play/api/tables/"+tabletest.Token(cr.Watch), ""); strings.Contains(body, `"links"`) || !strings.Contains(body, `"seat":-1`) {
+		t.Fatalf("the watcher's view: %s", body)
 	}
 
 	// The cap: a second table fits, a third does not.
-	if code, _ := call(t, srv, "POST", "/play/api/counter/tables", `{}`); code != 201 {
-		t.Fatalf("second table: %d", code)
-	}
-	if code, body := call(t, srv, "POST", "/play/api/counter/tables", `{}`); code != 503 {
+	c.create(`{}`)
+	if code, body := c.call("POST", "/play/api/counter/tables", `{}`); code != 503 {
 		t.Fatalf("third table over a cap of 2, both in play: %d %s", code, body)
 	}
 	// A finished table makes room for a new one.
-	made[0].mu.Lock()
-	made[0].total = 100
-	made[0].mu.Unlock()
-	if code, body := call(t, srv, "POST", "/play/api/counter/tables", `{}`); code != 201 {
-		t.Fatalf("a table over the cap with one finished: %d %s", code, body)
+	made[0].Finish()
+	c.create(`{}`)
+	deadline := time.Now().Add(10 * time.Second)
+	for !made[0].Closed() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
 	}
-	if !made[0].closed {
+	if !made[0].Closed() {
 		t.Fatal("the finished table was not closed")
 	}
-	if code, _ := call(t, srv, "GET", tpath, ""); code != 404 {
+	if code, _ := c.call("GET", tpath, ""); code != 404 {
 		t.Fatalf("the finished table is still served: %d", code)
 	}
-	code, body = call(t, srv, "GET", "/play", "")
-	if code != 200 || !strings.Contains(body, "resume") || strings.Contains(body, "SECRET") {
-		t.Fatalf("lobby: %d %s", code, body)
-	}
 	for _, p := range []string{"/play", "/play/kit.js", "/play/counter", "/play/counter/page.js"} {
-		resp, err := srv.Client().Get(srv.URL + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if csp := resp.Header.Get("Content-Security-Policy"); resp.StatusCode != 200 || !strings.Contains(csp, "default-src 'self'") {
-			t.Errorf("%s: %d, CSP %q", p, resp.StatusCode, csp)
+		for _, method := range []string{"GET", "HEAD"} {
+			req, _ := http.NewRequest(method, srv.URL+p, nil)
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if csp := resp.Header.Get("Content-Security-Policy"); resp.StatusCode != 200 || !strings.Contains(csp, "default-src 'self'") {
+				t.Errorf("%s %s: %d, CSP %q", method, p, resp.StatusCode, csp)
+			}
 		}
 	}
+}
+
+// TestHostCheck: a request whose Host is not a name this listener is
+// reached by is refused before any handler, pages included (DNS
+// rebinding: a page of another site whose name now points here sends its
+// own name as Host, and its own origin, which then match).
+func TestHostCheck(t *testing.T) {
+	var made []*tabletest.Counter
+	_, srv := serve(t, table.HubConfig{Hosts: []string{"play.example.invalid", "alias.example.invalid:8443"}}, nil, tabletest.CounterGame(&made))
+	c := newClient(t, srv)
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	rebind := "rebind.attacker.invalid:" + port
+	for _, tc := range []struct {
+		method, path, body string
+	}{
+		{"POST", "/play/api/counter/tables", `{"start": 1}`},
+		{"GET", "/play/api/tables", ""},
+		{"GET", "/play", ""},
+		{"GET", "/play/counter", ""},
+		{"GET", "/play/kit.js", ""},
+		{"GET", "/", ""},
+		{"GET", "/no/such/page", ""},
+	} {
+		code, body := c.call(tc.method, tc.path, tc.body, "Host", rebind, "Origin", "http://"+rebind)
+		if code != http.StatusForbidden || !strings.Contains(body, "-hosts") {
+			t.Errorf("%s %s with Host %s: %d %s", tc.method, tc.path, rebind, code, body)
+		}
+	}
+	if len(made) != 0 {
+		t.Fatalf("a refused request made %d tables", len(made))
+	}
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port:                 200,
+		"localhost:" + port:                 200,
+		"LOCALHOST:" + port:                 200,
+		"[::1]:" + port:                     200,
+		"127.0.0.2:" + port:                 200,
+		"localhost:1":                       403, // another port: another server
+		"localhost":                         403,
+		"play.example.invalid":              200, // named: behind a proxy, any port
+		"play.example.invalid:" + port:      200,
+		"play.example.invalid:1":            403,
+		"alias.example.invalid:8443":        200, // named with its port
+		"alias.example.invalid:" + port:     403,
+		"other.example.invalid:" + port:     403,
+		"127.0.0.1.example.invalid:" + port: 403,
+	} {
+		if code, body := c.call("GET", "/play/api/tables", "", "Host", host); code != want {
+			t.Errorf("Host %s: %d %s, want %d", host, code, body, want)
+		}
+	}
+}
+
+// TestLobbyPerClient: the lobby lists a browser's own tables, with their
+// links, and no one else's; a client's tables are capped.
+func TestLobbyPerClient(t *testing.T) {
+	_, srv := serve(t, table.HubConfig{MaxPerClient: 2}, nil, tabletest.CounterGame(nil))
+	a, b := newClient(t, srv), newClient(t, srv)
+	a.call("GET", "/play", "")
+	b.call("GET", "/play", "")
+	ca := a.create(`{"people": 2}`)
+	if len(ca.Seats) != 1 || tabletest.Token(ca.Seats[0].URL) == "" {
+		t.Fatalf("a table with a guest seat: %+v", ca)
+	}
+	_, la := a.call("GET", "/play/api/tables", "")
+	_, lb := b.call("GET", "/play/api/tables", "")
+	if !strings.Contains(la, ca.Token) || !strings.Contains(la, tabletest.Token(ca.Seats[0].URL)) {
+		t.Fatalf("the creator's lobby lacks the table or its links: %s", la)
+	}
+	if lb != "[]\n" {
+		t.Fatalf("another browser's lobby shows %s", lb)
+	}
+	if _, page := b.call("GET", "/play", ""); strings.Contains(page, ca.Token) {
+		t.Fatal("another browser's lobby page shows the table")
+	}
+	a.create(`{}`)
+	if code, body := a.call("POST", "/play/api/counter/tables", `{}`); code != 503 || !strings.Contains(body, "you have 2 tables") {
+		t.Fatalf("a third table for one client over a cap of 2: %d %s", code, body)
+	}
+	b.create(`{}`) // another client has room
+}
+
+// TestSeatsByToken: each token opens its own seat; a guest plays their
+// seat, not the creator's, and only the creator is given the links.
+func TestSeatsByToken(t *testing.T) {
+	_, srv := serve(t, table.HubConfig{}, nil, tabletest.CounterGame(nil))
+	c := newClient(t, srv)
+	cr := c.create(`{"people": 2}`)
+	guest := tabletest.Token(cr.Seats[0].URL)
+	act := func(token string, add int) (int, string) {
+		_, body := c.call("GET", "/play/api/tables/"+token, "")
+		var v table.ViewBody
+		json.Unmarshal([]byte(body), &v)
+		return c.call("POST", "/play/api/tables/"+token+"/actions", fmt.Sprintf(`{"seq": %d, "action": {"add": %d}}`, v.Seq, add))
+	}
+	if code, body := act(guest, 1); code != 422 {
+		t.Fatalf("the guest played out of turn: %d %s", code, body)
+	}
+	if code, body := act(cr.Token, 1); code != 200 || !strings.Contains(body, `"seat":0`) {
+		t.Fatalf("the creator: %d %s", code, body)
+	}
+	code, body := act(guest, 2)
+	if code != 200 || !strings.Contains(body, `"seat":1`) || !strings.Contains(body, `"total":3`) || strings.Contains(body, `"links"`) {
+		t.Fatalf("the guest: %d %s", code, body)
+	}
+}
+
+// TestInternalErrorHidden: an error that is not the client's reads
+// "internal error"; its cause goes to the log only.
+func TestInternalErrorHidden(t *testing.T) {
+	var logged bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &logged, mu: &mu}, nil))
+	_, srv := serve(t, table.HubConfig{}, logger, tabletest.CounterGame(nil))
+	c := newClient(t, srv)
+	code, body := c.call("POST", "/play/api/counter/tables", `{"fail": "SECRET path /home/x"}`)
+	if code != 500 || body != `{"error":"internal error"}`+"\n" {
+		t.Fatalf("an internal error answered %d %s", code, body)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logged.String(), "SECRET path /home/x") {
+		t.Fatalf("the cause was not logged: %s", logged.String())
+	}
+}
+
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // TestLongPoll: a poll past the current version waits for the next one
@@ -218,17 +325,18 @@ func TestHubHTTP(t *testing.T) {
 // time is up (virtual time: the test takes no time).
 func TestLongPoll(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var made []*counter
-		hub := NewHub(HubConfig{}, counterGame(&made))
+		var made []*tabletest.Counter
+		hub := table.NewHub(table.HubConfig{}, tabletest.CounterGame(&made))
 		defer hub.Close()
-		id, err := hub.Create("counter", []byte(`{}`))
+		cr, err := hub.Create("counter", []byte(`{}`), table.Client{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, _, _, _ := hub.Wait(context.Background(), id, -1)
+		p := i18n.For(i18n.EN)
+		seq, _, _, _ := hub.Wait(context.Background(), cr.Token, -1, p)
 		got := make(chan int)
 		go func() {
-			s, _, _, err := hub.Wait(context.Background(), id, seq)
+			s, _, _, err := hub.Wait(context.Background(), cr.Token, seq, p)
 			if err != nil {
 				t.Error(err)
 			}
@@ -240,17 +348,17 @@ func TestLongPoll(t *testing.T) {
 			t.Fatalf("the poll answered version %d before anything changed", s)
 		default:
 		}
-		if err := made[0].Act(seq, []byte(`{"add": 1}`)); err != nil {
+		if err := made[0].Act(table.Viewer{Seat: 0, P: p}, seq, []byte(`{"add": 1}`)); err != nil {
 			t.Fatal(err)
 		}
 		if s := <-got; s != seq+1 {
 			t.Fatalf("the poll answered version %d, want %d", s, seq+1)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), PollWait)
+		ctx, cancel := context.WithTimeout(context.Background(), table.PollWait)
 		defer cancel()
 		start := time.Now()
-		s, _, _, err := hub.Wait(ctx, id, seq+1)
-		if err != nil || s != seq+1 || time.Since(start) != PollWait {
+		s, _, _, err := hub.Wait(ctx, cr.Token, seq+1, p)
+		if err != nil || s != seq+1 || time.Since(start) != table.PollWait {
 			t.Fatalf("an idle poll: version %d after %s (%v)", s, time.Since(start), err)
 		}
 	})
@@ -263,66 +371,94 @@ func TestReap(t *testing.T) {
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	var made []*counter
-	hub := NewHub(HubConfig{IdleTTL: time.Minute, Now: clock}, counterGame(&made))
+	var made []*tabletest.Counter
+	hub := table.NewHub(table.HubConfig{IdleTTL: time.Minute, Now: clock}, tabletest.CounterGame(&made))
 	defer hub.Close()
-	a, _ := hub.Create("counter", []byte(`{}`))
-	b, _ := hub.Create("counter", []byte(`{}`))
+	a, _ := hub.Create("counter", []byte(`{}`), table.Client{})
+	b, _ := hub.Create("counter", []byte(`{}`), table.Client{})
 	advance(40 * time.Second)
-	if _, _, err := hub.Table(b); err != nil {
+	if _, err := hub.Table(b.Token); err != nil {
 		t.Fatal(err)
 	}
 	advance(40 * time.Second)
 	if n := hub.Reap(); n != 1 {
 		t.Fatalf("reaped %d tables, want 1", n)
 	}
-	if _, _, err := hub.Table(a); problem.KindOf(err) != problem.NotFound {
+	if _, err := hub.Table(a.Token); problem.KindOf(err) != problem.NotFound {
 		t.Fatalf("the idle table is still there: %v", err)
 	}
-	if _, _, err := hub.Table(b); err != nil {
+	if _, err := hub.Table(tabletest.Token(a.Watch)); problem.KindOf(err) != problem.NotFound {
+		t.Fatalf("the idle table's watch link still opens it: %v", err)
+	}
+	if _, err := hub.Table(b.Token); err != nil {
 		t.Fatalf("the visited table was reaped: %v", err)
 	}
-	if !made[0].closed || made[1].closed {
-		t.Fatalf("closed: %v %v", made[0].closed, made[1].closed)
+	if !made[0].Closed() || made[1].Closed() {
+		t.Fatalf("closed: %v %v", made[0].Closed(), made[1].Closed())
 	}
 	hub.Close()
-	if !made[1].closed {
+	if !made[1].Closed() {
 		t.Fatal("Close left a table open")
 	}
-	if _, err := hub.Create("counter", []byte(`{}`)); problem.KindOf(err) != problem.Unavailable {
+	if _, err := hub.Create("counter", []byte(`{}`), table.Client{}); problem.KindOf(err) != problem.Unavailable {
 		t.Fatalf("a closed hub made a table: %v", err)
 	}
 }
 
 func TestLobbyEscapes(t *testing.T) {
-	hub := NewHub(HubConfig{}, &Game{Name: "g", Title: "<b>G</b>", Blurb: "x", New: counterGame(nil).New})
-	var buf bytes.Buffer
-	if err := lobbyTemplate.Execute(&buf, lobbyData{Games: hub.Games()}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(buf.String(), "<b>G</b>") {
-		t.Fatal("the lobby does not escape a title")
+	g := tabletest.CounterGame(nil)
+	g.Title = "<b>G</b>"
+	_, srv := serve(t, table.HubConfig{}, nil, g)
+	if _, page := newClient(t, srv).call("GET", "/play", ""); strings.Contains(page, "<b>G</b>") || !strings.Contains(page, "&lt;b&gt;G&lt;/b&gt;") {
+		t.Fatalf("the lobby does not escape a title: %s", page)
 	}
 }
 
-func (c *counter) Valid() []any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.total >= 100 {
-		return []any{}
+// FuzzActionBody: whatever a page posts as an action is answered with a
+// status of the error model (never a 500 or a panic), and a refused
+// action changes nothing.
+func FuzzActionBody(f *testing.F) {
+	for _, s := range []string{`{"seq": 0, "action": {"add": 1}}`, `{"seq": 0}`, `[]`, `{"seq": 0, "action": {"add": 1}, "x": 1}`, `null`, `{"seq": 1e99, "action": 1}`} {
+		f.Add(s)
 	}
-	return []any{map[string]int{"add": 1}, map[string]int{"add": 3}}
-}
-
-// TestLoad: scripted persons play games to their ends through the HTTP
-// surface, every action acknowledged, nothing refused.
-func TestLoad(t *testing.T) {
-	hub := NewHub(HubConfig{MaxTables: 4}, counterGame(nil))
+	hub := table.NewHub(table.HubConfig{}, tabletest.CounterGame(nil))
 	defer hub.Close()
-	srv := httptest.NewServer(hub.Handler(nil))
-	defer srv.Close()
-	r, err := Load(t.Context(), LoadConfig{URL: srv.URL, Game: "counter", Setup: []byte(`{"start": 90}`), Tables: 3, Duration: time.Millisecond, Seed: 1})
-	if err != nil || r.Errors != 0 || r.Games != 3 || r.Actions < 3*4 || r.Actions > 3*10 || r.AckP99 <= 0 {
-		t.Fatalf("%+v, %v", r, err)
+	h := hub.Handler(nil)
+	cr, err := hub.Create("counter", []byte(`{}`), table.Client{})
+	if err != nil {
+		f.Fatal(err)
 	}
+	f.Fuzz(func(t *testing.T, body string) {
+		req := httptest.NewRequest("POST", "/play/api/tables/"+cr.Token+"/actions", strings.NewReader(body))
+		req.Host = "127.0.0.1"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		switch w.Code {
+		case 200, 400, 403, 409, 413, 422:
+		default:
+			t.Fatalf("%q: %d %s", body, w.Code, w.Body)
+		}
+	})
+}
+
+// FuzzSetup: whatever a page posts as a setup is a table or an error of
+// the error model.
+func FuzzSetup(f *testing.F) {
+	for _, s := range []string{`{"start": 1}`, `{"people": 3}`, `{"strat": 1}`, `{}`, `[]`, `{"start": -1}`, `{"people": "x"}`} {
+		f.Add(s)
+	}
+	hub := table.NewHub(table.HubConfig{MaxTables: 1 << 20}, tabletest.CounterGame(nil))
+	defer hub.Close()
+	h := hub.Handler(nil)
+	f.Fuzz(func(t *testing.T, body string) {
+		req := httptest.NewRequest("POST", "/play/api/counter/tables", strings.NewReader(body))
+		req.Host = "127.0.0.1"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		switch w.Code {
+		case 201, 400, 413, 422:
+		default:
+			t.Fatalf("%q: %d %s", body, w.Code, w.Body)
+		}
+	})
 }

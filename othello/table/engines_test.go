@@ -63,15 +63,17 @@ func TestCommandEngine(t *testing.T) {
 	}
 	hub := table.NewHub(table.HubConfig{}, g)
 	defer hub.Close()
-	id, err := hub.Create("othello", []byte(`{"mode":"std","start":"random","colour":"white","opponent":"child","pace":0,"seed":5}`))
+	c, err := hub.Create("othello", []byte(`{"mode":"std","start":"random","colour":"white","opponent":"child","pace":0,"seed":5}`), table.Client{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, _, _ := hub.Table(id)
+	id := c.Token
+	at, _ := hub.Table(id)
+	tb := at.Table
 	seq := -1
 	for {
 		var v any
-		seq, v, _, err = hub.Wait(t.Context(), id, seq)
+		seq, v, _, err = hub.Wait(t.Context(), id, seq, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +82,7 @@ func TestCommandEngine(t *testing.T) {
 			break
 		}
 		if legal := view.Legs[0].Legal; len(legal) > 0 {
-			if err := tb.Act(seq, []byte(`{"move":"`+legal[0]+`"}`)); err != nil {
+			if err := tb.Act(table.Viewer{Seat: at.Seat}, seq, []byte(`{"move":"`+legal[0]+`"}`)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
 	"github.com/botarena/gamebot/internal/table"
 	"github.com/botarena/gamebot/othello"
@@ -81,8 +82,12 @@ func Game(cfg Config) (*table.Game, error) {
 	return &table.Game{
 		Name: "othello", Title: "Othello", Blurb: "the five FlipSight modes against the engine, or watch two engines play a FlipSight match",
 		Page: page.Bytes(), Assets: map[string][]byte{"page.js": pageJS, "page.css": pageCSS},
-		New: func(ctx context.Context, options []byte, env table.Env) (table.Table, error) {
-			return newTable(ctx, cfg, options, env)
+		New: func(ctx context.Context, options []byte, env table.Env) (table.Table, table.Seating, error) {
+			t, err := newTable(ctx, cfg, options, env)
+			if err != nil {
+				return nil, table.Seating{}, err
+			}
+			return t, t.seating(), nil
 		},
 	}, nil
 }
@@ -158,12 +163,12 @@ type seat struct {
 
 func newTable(parent context.Context, cfg Config, raw []byte, env table.Env) (*Table, error) {
 	var o Options
-	if err := problem.Decode(raw, &o); err != nil {
+	if err := problem.DecodeStrict(raw, &o); err != nil {
 		return nil, err
 	}
 	mode, err := othello.ParseMode(o.Mode)
 	if err != nil {
-		return nil, problem.Impossiblef("mode: %v", err)
+		return nil, problem.Malformedf("mode: %v", err)
 	}
 	t := &Table{id: env.ID, created: time.Now(), env: env, notify: env.Notify, records: env.Records, mode: mode, pace: 400 * time.Millisecond}
 	t.wake = sync.NewCond(&t.mu)
@@ -172,11 +177,11 @@ func newTable(parent context.Context, cfg Config, raw []byte, env table.Env) (*T
 	case "flipsight":
 		t.clock = FlipSightClock
 	default:
-		return nil, problem.Impossiblef("clock %q: want none or flipsight", o.Clock)
+		return nil, problem.Malformedf("clock %q: want none or flipsight", o.Clock)
 	}
 	if o.Pace != nil {
 		if *o.Pace < 0 || *o.Pace > 5000 {
-			return nil, problem.Impossiblef("pace %d: want 0 … 5000 ms", *o.Pace)
+			return nil, problem.Malformedf("pace %d: want 0 … 5000 ms", *o.Pace)
 		}
 		t.pace = time.Duration(*o.Pace) * time.Millisecond
 	}
@@ -202,7 +207,7 @@ func newTable(parent context.Context, cfg Config, raw []byte, env table.Env) (*T
 		for i, e := range cfg.Engines {
 			ids[i] = e.ID
 		}
-		return nil, problem.Impossiblef("%s %q: want one of %s", field, id, strings.Join(ids, ", "))
+		return nil, problem.Malformedf("%s %q: want one of %s", field, id, strings.Join(ids, ", "))
 	}
 	newSeat := func(spec *EngineSpec) (*seat, error) {
 		e, err := spec.New(mode, t.clock > 0)
@@ -233,7 +238,7 @@ func newTable(parent context.Context, cfg Config, raw []byte, env table.Env) (*T
 		case "random":
 			colour = othello.Black + rng.IntN(2)
 		default:
-			return nil, problem.Impossiblef("colour %q: want black, white or random", o.Colour)
+			return nil, problem.Malformedf("colour %q: want black, white or random", o.Colour)
 		}
 		bot, err := newSeat(spec)
 		if err != nil {
@@ -272,7 +277,7 @@ func newTable(parent context.Context, cfg Config, raw []byte, env table.Env) (*T
 			t.newLeg(1, start, opening, o.Start, [2]*seat{s[2], s[3]}, matchID),
 		}
 	default:
-		return nil, problem.Impossiblef("table %q: want play or watch", o.Table)
+		return nil, problem.Malformedf("table %q: want play or watch", o.Table)
 	}
 	t.ctx, t.cancel = context.WithCancel(parent)
 	t.mu.Lock()
@@ -316,7 +321,7 @@ func startOf(mode othello.Mode, start string, openings [][]int, rng *rand.Rand) 
 		return othello.NewState(mode), nil, nil
 	case record.StartXOT:
 		if mode != othello.Std {
-			return nil, nil, problem.Impossiblef("start xot: the XOT openings are std openings (mode %s: use initial or random)", mode)
+			return nil, nil, problem.Malformedf("start xot: the XOT openings are std openings (mode %s: use initial or random)", mode)
 		}
 		if len(openings) == 0 {
 			return nil, nil, problem.Impossiblef("start xot: no openings")
@@ -333,7 +338,7 @@ func startOf(mode othello.Mode, start string, openings [][]int, rng *rand.Rand) 
 		st, moves := match.RandomOpening(mode, rng)
 		return st, moves, nil
 	}
-	return nil, nil, problem.Impossiblef("start %q: want initial, xot or random", start)
+	return nil, nil, problem.Malformedf("start %q: want initial, xot or random", start)
 }
 
 func (t *Table) newLeg(no int, start *othello.State, opening []int, startName string, seats [2]*seat, matchID int64) *leg {
@@ -629,11 +634,28 @@ type View struct {
 	Log      []logLine    `json:"log"`
 }
 
+// seating is who sits where: the person at their colour (1 black, 2
+// white), or the creator watching a match with its controls.
+func (t *Table) seating() table.Seating {
+	if t.watch {
+		return table.Seating{Creator: table.Host}
+	}
+	for c, s := range t.legs[0].seats {
+		if s.engine == nil {
+			return table.Seating{Creator: table.Seat(c + 1)}
+		}
+	}
+	return table.Seating{Creator: table.Watch}
+}
+
 // Valid implements table.Scripted: the person's moves now.
-func (t *Table) Valid() []any {
+func (t *Table) Valid(seat table.Seat) []any {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	out := []any{}
+	if seat.Watching() {
+		return out
+	}
 	for _, l := range t.legs {
 		if !l.over && l.seats[l.st.Turn-1].engine == nil {
 			for _, sq := range l.st.LegalMoves() {
@@ -670,8 +692,9 @@ type MoveAction struct {
 	Move string `json:"move"`
 }
 
-// View implements table.Table.
-func (t *Table) View() (int, any) {
+// View implements table.Table: a board holds nothing hidden, so every
+// seat sees the same.
+func (t *Table) View(table.Viewer) (int, any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	size := t.mode.Size()
@@ -744,16 +767,23 @@ type Action struct {
 	Ms      *int   `json:"ms"`
 }
 
-// Act implements table.Table.
-func (t *Table) Act(seq int, raw []byte) error {
+// Act implements table.Table: the person's move, or the controls of the
+// creator of a watched match.
+func (t *Table) Act(v table.Viewer, seq int, raw []byte) error {
 	var a Action
-	if err := problem.Decode(raw, &a); err != nil {
+	if err := problem.DecodeStrict(raw, &a); err != nil {
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if a.Control != "" {
+		if t.watch && v.Seat != table.Host {
+			return table.NotYours("pause, step and speed belong to whoever set the match up")
+		}
 		return t.control(a)
+	}
+	if v.Seat.Watching() {
+		return table.NotYours("a watcher decides nothing: the person at the board does")
 	}
 	if seq != t.seq {
 		return table.ErrStale(seq, t.seq)
@@ -816,10 +846,11 @@ func (t *Table) control(a Action) error {
 }
 
 // Summary implements table.Table.
-func (t *Table) Summary() table.Summary {
+func (t *Table) Summary(*i18n.Printer) table.Summary {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := table.Summary{Title: t.mode.String() + ": " + t.legTitle(t.legs[0]), Created: t.created, Over: t.allOver()}
+	s.Review = s.Over || len(t.legs[0].rec.Moves) > 0
 	if s.Over {
 		var r []string
 		for _, l := range t.legs {

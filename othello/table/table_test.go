@@ -101,8 +101,8 @@ func TestSetupRefused(t *testing.T) {
 		{`{"mode":"std","table":"dance"}`, "table"},
 	} {
 		code, b := c.do("POST", "/play/api/othello/tables", tc.body)
-		if code != 422 || !strings.Contains(string(b), tc.want) {
-			t.Errorf("%s: %d %s, want 422 naming %q", tc.body, code, b, tc.want)
+		if code != 400 || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: %d %s, want 400 naming %q", tc.body, code, b, tc.want)
 		}
 	}
 	if code, b := c.do("POST", "/play/api/othello/tables", `{"mode": 3}`); code != 400 {
@@ -125,7 +125,9 @@ func TestLegByAPI(t *testing.T) {
 		if code != 201 {
 			t.Fatalf("%+v: %d %s", tc, code, b)
 		}
-		var cr struct{ ID string }
+		var cr struct {
+			ID string `json:"token"`
+		}
 		json.Unmarshal(b, &cr)
 		v := c.view(cr.ID, -1)
 		checked := false
@@ -197,7 +199,9 @@ func TestWatchMatch(t *testing.T) {
 	if code != 201 {
 		t.Fatalf("%d %s", code, b)
 	}
-	var cr struct{ ID string }
+	var cr struct {
+		ID string `json:"token"`
+	}
 	json.Unmarshal(b, &cr)
 	v := c.view(cr.ID, -1)
 	for !v.View.Over {
@@ -214,7 +218,7 @@ func TestWatchMatch(t *testing.T) {
 	if legs[0].Players[0].Name != legs[1].Players[1].Name || legs[0].Match != legs[1].Match || legs[1].LegNo != 1 {
 		t.Fatalf("colours not swapped: %+v %+v", legs[0].Players, legs[1].Players)
 	}
-	if code, b := c.do("POST", "/play/api/tables/"+cr.ID+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":"d3"}}`, v.Seq)); code != 422 {
+	if code, b := c.do("POST", "/play/api/tables/"+cr.ID+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":"d3"}}`, v.Seq)); code != 403 {
 		t.Fatalf("a move at a watched table: %d %s", code, b)
 	}
 }
@@ -225,13 +229,13 @@ func TestWatchControls(t *testing.T) {
 		g, _ := Game(testConfig())
 		var mu sync.Mutex
 		seen := 0
-		tb, err := g.New(t.Context(), []byte(`{"mode":"std","table":"watch","a":"first","b":"first","pace":100}`), table.Env{ID: "TESTTABLE", Notify: func() { mu.Lock(); seen++; mu.Unlock() }})
+		tb, _, err := g.New(t.Context(), []byte(`{"mode":"std","table":"watch","a":"first","b":"first","pace":100}`), table.Env{ID: "TESTTABLE", Notify: func() { mu.Lock(); seen++; mu.Unlock() }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer tb.Close()
-		seq, _ := tb.View()
-		if err := tb.Act(seq, []byte(`{"control":"pause"}`)); err != nil {
+		seq, _ := tb.View(host)
+		if err := tb.Act(host, seq, []byte(`{"control":"pause"}`)); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(time.Second)
@@ -246,8 +250,8 @@ func TestWatchControls(t *testing.T) {
 		if moves() != before {
 			t.Fatal("a paused match moved")
 		}
-		seq, _ = tb.View()
-		if err := tb.Act(seq, []byte(`{"control":"step"}`)); err != nil {
+		seq, _ = tb.View(host)
+		if err := tb.Act(host, seq, []byte(`{"control":"step"}`)); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(time.Second)
@@ -255,7 +259,7 @@ func TestWatchControls(t *testing.T) {
 		if got := moves(); got != before+1 { // one move: one more disc
 			t.Fatalf("a step played %d discs (%d → %d)", got-before, before, got)
 		}
-		if err := tb.Act(0, []byte(`{"control":"speed","ms":9000}`)); err == nil {
+		if err := tb.Act(host, 0, []byte(`{"control":"speed","ms":9000}`)); err == nil {
 			t.Fatal("a speed of 9 s was taken")
 		}
 	})
@@ -263,7 +267,7 @@ func TestWatchControls(t *testing.T) {
 
 // discsOn counts the discs on a table's boards.
 func discsOn(tb table.Table) int {
-	_, v := tb.View()
+	_, v := tb.View(host)
 	n := 0
 	for _, l := range v.(View).Legs {
 		n += strings.Count(l.Cells, "x") + strings.Count(l.Cells, "o")
@@ -277,7 +281,7 @@ func discsOn(tb table.Table) int {
 func TestPauseHoldsMoves(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g, _ := Game(testConfig())
-		tb, err := g.New(t.Context(), []byte(`{"mode":"std","table":"watch","a":"slow","b":"slow","pace":0}`), table.Env{ID: "TESTTABLE", Notify: func() {}})
+		tb, _, err := g.New(t.Context(), []byte(`{"mode":"std","table":"watch","a":"slow","b":"slow","pace":0}`), table.Env{ID: "TESTTABLE", Notify: func() {}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,8 +289,8 @@ func TestPauseHoldsMoves(t *testing.T) {
 		discs := func() int { return discsOn(tb) }
 		time.Sleep(500 * time.Millisecond) // both legs' first movers are thinking
 		synctest.Wait()
-		seq, _ := tb.View()
-		if err := tb.Act(seq, []byte(`{"control":"pause"}`)); err != nil {
+		seq, _ := tb.View(host)
+		if err := tb.Act(host, seq, []byte(`{"control":"pause"}`)); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(3 * time.Second)
@@ -295,8 +299,8 @@ func TestPauseHoldsMoves(t *testing.T) {
 			t.Fatalf("%d discs after the pause, want the 8 of the start: a move found after it was played", got)
 		}
 		for want := 9; want <= 11; want++ {
-			seq, _ = tb.View()
-			if err := tb.Act(seq, []byte(`{"control":"step"}`)); err != nil {
+			seq, _ = tb.View(host)
+			if err := tb.Act(host, seq, []byte(`{"control":"step"}`)); err != nil {
 				t.Fatal(err)
 			}
 			time.Sleep(3 * time.Second)
@@ -312,20 +316,20 @@ func TestPauseHoldsMoves(t *testing.T) {
 func TestClockRunsOut(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g, _ := Game(testConfig())
-		tb, err := g.New(t.Context(), []byte(`{"mode":"std","clock":"flipsight","opponent":"first","pace":0}`), table.Env{ID: "TESTTABLE", Notify: func() {}})
+		tb, _, err := g.New(t.Context(), []byte(`{"mode":"std","clock":"flipsight","opponent":"first","pace":0}`), table.Env{ID: "TESTTABLE", Notify: func() {}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer tb.Close()
 		time.Sleep(FlipSightClock - time.Second)
 		synctest.Wait()
-		_, v := tb.View()
+		_, v := tb.View(host)
 		if v.(View).Over || *v.(View).Legs[0].Players[0].ClockMs != 1000 {
 			t.Fatalf("after 59 s: over %v, clock %d", v.(View).Over, *v.(View).Legs[0].Players[0].ClockMs)
 		}
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
-		_, v = tb.View()
+		_, v = tb.View(host)
 		if !v.(View).Over || !strings.Contains(v.(View).Result, "timeout") {
 			t.Fatalf("after 61 s: %+v", v.(View).Result)
 		}
@@ -343,3 +347,6 @@ func TestPageWeight(t *testing.T) {
 	}
 	t.Logf("the page weighs %d bytes", w)
 }
+
+// host is the creator of a table, watching or at the board.
+var host = table.Viewer{Seat: table.Host}

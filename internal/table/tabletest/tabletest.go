@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -81,18 +82,35 @@ func (s *Server) Call(t testing.TB, method, path, body string) (int, []byte) {
 	return resp.StatusCode, b
 }
 
-// Create sets a table of game up from its setup options and returns its id.
+// Create sets a table of game up from its setup options and returns the
+// creator's token (the table's API is /play/api/tables/{token}).
 func (s *Server) Create(t testing.TB, game, options string) string {
+	t.Helper()
+	return s.CreateTable(t, game, options).Token
+}
+
+// CreateTable sets a table of game up and returns what its creator is
+// given: their token and link, and the links to pass on.
+func (s *Server) CreateTable(t testing.TB, game, options string) table.Created {
 	t.Helper()
 	code, b := s.Call(t, "POST", "/play/api/"+game+"/tables", options)
 	if code != http.StatusCreated {
 		t.Fatalf("creating %s: %d %s", options, code, b)
 	}
-	var c struct{ ID string }
-	if err := json.Unmarshal(b, &c); err != nil || c.ID == "" {
+	var c table.Created
+	if err := json.Unmarshal(b, &c); err != nil || c.Token == "" {
 		t.Fatalf("create answered %s", b)
 	}
-	return c.ID
+	return c
+}
+
+// Token is the token of a table's link (its ?t=).
+func Token(link string) string {
+	u, err := url.Parse(link)
+	if err != nil {
+		return ""
+	}
+	return u.Query().Get("t")
 }
 
 // capture keeps a copy of what it writes.

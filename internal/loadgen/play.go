@@ -1,4 +1,4 @@
-package table
+package loadgen
 
 import (
 	"bytes"
@@ -15,14 +15,15 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/internal/stats"
+	"github.com/botarena/gamebot/internal/table"
 )
 
-// LoadConfig drives a play server with scripted persons: Tables tables of
+// PlayConfig drives a play server (gamebot play) with scripted persons: Tables tables of
 // Game at once, each a person sending one of the actions the table lists
 // as valid (a Scripted table) as soon as it may, game after game, until
 // Duration has passed (each table plays one game at least, and finishes
 // the game it is in).
-type LoadConfig struct {
+type PlayConfig struct {
 	URL      string          // the play server, e.g. http://127.0.0.1:8080
 	Game     string          // giretra, battleship, othello
 	Setup    json.RawMessage // the table's setup (the bots' pace 0 for a load)
@@ -32,8 +33,8 @@ type LoadConfig struct {
 	Client   *http.Client
 }
 
-// LoadResult is what a load run measured.
-type LoadResult struct {
+// PlayResult is what a load run measured.
+type PlayResult struct {
 	Game    string `json:"game"`
 	Tables  int    `json:"tables"`
 	Games   int    `json:"games"`   // finished
@@ -54,16 +55,16 @@ type LoadResult struct {
 	Seconds                      float64
 }
 
-// Load runs cfg and measures it.
-func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
+// Play runs cfg and measures it.
+func Play(ctx context.Context, cfg PlayConfig) (PlayResult, error) {
 	if cfg.Tables < 1 || cfg.Duration <= 0 || cfg.Game == "" || cfg.URL == "" {
-		return LoadResult{}, errors.New("load: a URL, a game, tables ≥ 1 and a duration are required")
+		return PlayResult{}, errors.New("play load: a URL, a game, tables ≥ 1 and a duration are required")
 	}
 	if cfg.Client == nil {
-		cfg.Client = &http.Client{Timeout: PollWait + 10*time.Second}
+		cfg.Client = &http.Client{Timeout: table.PollWait + 10*time.Second}
 	}
 	base := strings.TrimRight(cfg.URL, "/")
-	res := LoadResult{Game: cfg.Game, Tables: cfg.Tables}
+	res := PlayResult{Game: cfg.Game, Tables: cfg.Tables}
 	var mu sync.Mutex
 	var acks, replies []float64
 	fail := func(err error) {
@@ -135,11 +136,11 @@ type loadView struct {
 // of its actions, the delays of the bots' moves (ms) and the number of
 // its actions a bot's move made stale.
 func (p *person) play(ctx context.Context, game string, setup json.RawMessage) (acks, replies []float64, stale int, err error) {
-	var c created
+	var c table.Created
 	if err := p.call(ctx, "POST", "/play/api/"+game+"/tables", setup, http.StatusCreated, &c); err != nil {
 		return nil, nil, 0, fmt.Errorf("creating a table: %w", err)
 	}
-	path := "/play/api/tables/" + c.ID
+	path := "/play/api/tables/" + c.Token
 	v := loadView{Seq: -1}
 	for {
 		var next loadView
