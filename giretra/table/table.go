@@ -202,8 +202,9 @@ func (t *Table) sayLocked(text func(reader) string) {
 	}
 }
 
-// maxLog is the log lines a view carries.
-const maxLog = 40
+// maxLog is the log lines a view carries: the page keeps the lines it has
+// heard, so a view needs only the latest (a reload shows these).
+const maxLog = 12
 
 // recordOp keeps one of the record writer's calls, replayed to write the
 // record (whole at the end, or up to the last finished deal for a review

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
@@ -36,6 +37,7 @@ type view struct {
 	Detail   *detailView   `json:"detail,omitempty"` // one of them, every hand shown
 	Over     bool          `json:"over"`
 	Result   string        `json:"result,omitempty"`
+	Won      *bool         `json:"won,omitempty"` // the reader's team won the match (seated readers, once it is over)
 	Failure  string        `json:"failure,omitempty"`
 	Again    *Options      `json:"again,omitempty"` // play these cards again, seats rotated
 	// Valid are the actions the person may send now, as Act takes them:
@@ -115,6 +117,8 @@ type decisionView struct {
 	Text  string      `json:"text"`
 	Cards []cardCode  `json:"cards,omitempty"`
 	Bids  []bidOption `json:"bids,omitempty"`
+	// Why says why the bids not offered are not, one line a reason.
+	Why []string `json:"why,omitempty"`
 }
 
 type bidOption struct {
@@ -242,6 +246,7 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 			v.Cut = &cutRange{Min: 6, Max: 26}
 		case decideBid:
 			dv.Bids = bidOptions(r, p.bids)
+			dv.Why = t.whyNot(r, d, p.bids)
 		case decideCard:
 			dv.Cards = cardCodes(p.cards, d.mode())
 		}
@@ -260,10 +265,73 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 	if t.over {
 		if t.failure == "" {
 			v.Result = t.result(r)
+			if r.seat >= 0 && t.outcome.Winner != giretra.NoTeam {
+				won := giretra.Position(r.seat).Team() == t.outcome.Winner
+				v.Won = &won
+			}
 		}
 		v.Again = t.opts.again(t.cuts)
 	}
 	return v
+}
+
+// whyNot says why the announcements and the Accept that are not offered
+// now are not: the engine's rules, in the reader's words.
+func (t *Table) whyNot(r reader, d *dealState, offers []giretra.Action) []string {
+	b := &d.bidding
+	me := b.CurrentPlayer
+	var below, colours []string
+	missing := false
+	for m := giretra.Mode(0); m <= giretra.AllTrumps; m++ {
+		if _, ok := offered(giretra.Action{Type: giretra.Announce, Mode: m}, offers); ok {
+			continue
+		}
+		missing = true
+		switch {
+		case b.CurrentBid != giretra.NoMode && m <= b.CurrentBid:
+			below = append(below, r.mode(m))
+		case m.IsColour() && b.TeamColour[me.Team()] != giretra.NoMode:
+			colours = append(colours, r.mode(m))
+		}
+	}
+	var out []string
+	switch {
+	case !missing:
+	case b.Locked:
+		out = append(out, r.t("why.locked"))
+	case acceptedSinceAnnounce(d.bids, me):
+		out = append(out, r.t("why.accepted"))
+	default:
+		if len(below) > 0 {
+			out = append(out, r.t("why.below", strings.Join(below, ", "), r.mode(b.CurrentBid)))
+		}
+		if len(colours) > 0 {
+			out = append(out, r.t("why.colour", strings.Join(colours, ", "), r.mode(b.TeamColour[me.Team()])))
+		}
+	}
+	if b.CurrentBid == giretra.NoMode {
+		out = append(out, r.t("why.open"))
+	}
+	return out
+}
+
+// offeredAction is offered for callers that only ask whether a is.
+func offeredAction(a giretra.Action, valid []giretra.Action) (giretra.Action, bool) {
+	return offered(a, valid)
+}
+
+// acceptedSinceAnnounce reports whether p accepted after the last
+// announcement (the engine then lets p accept, double or redouble only).
+func acceptedSinceAnnounce(bids []giretra.Action, p giretra.Position) bool {
+	for i := len(bids) - 1; i >= 0; i-- {
+		switch {
+		case bids[i].Type == giretra.Announce:
+			return false
+		case bids[i].Player == p && bids[i].Type == giretra.Accept:
+			return true
+		}
+	}
+	return false
 }
 
 // turn is the seat the deal waits for.

@@ -8,6 +8,7 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os/exec"
 	"slices"
@@ -17,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -51,7 +54,7 @@ type Page struct {
 // id ready is visible. The browser closes when the test ends.
 func Open(t testing.TB, path, ready string) *Page {
 	t.Helper()
-	return open(t, "file://"+path, "", ready)
+	return open(t, "file://"+path, "", ready, Options{})
 }
 
 // OpenURL loads a served page (http://127.0.0.1:port/…) and waits until
@@ -59,14 +62,30 @@ func Open(t testing.TB, path, ready string) *Page {
 // from its own origin and nothing from another.
 func OpenURL(t testing.TB, pageURL, ready string) *Page {
 	t.Helper()
+	return OpenURLWith(t, pageURL, ready, Options{})
+}
+
+// Options open a page as a given person's browser would.
+type Options struct {
+	// Width and Height are the window's size in CSS pixels (0: the
+	// headless default, 800×600); under 600 wide the browser is a phone's
+	// (mobile layout, touch).
+	Width, Height int
+	// Lang is the browser's Accept-Language ("": none sent).
+	Lang string
+}
+
+// OpenURLWith is OpenURL in a browser set as o says.
+func OpenURLWith(t testing.TB, pageURL, ready string, o Options) *Page {
+	t.Helper()
 	u, err := url.Parse(pageURL)
 	if err != nil || u.Host == "" {
 		t.Fatalf("OpenURL(%q): not a served page", pageURL)
 	}
-	return open(t, pageURL, u.Scheme+"://"+u.Host+"/", ready)
+	return open(t, pageURL, u.Scheme+"://"+u.Host+"/", ready, o)
 }
 
-func open(t testing.TB, pageURL, origin, ready string) *Page {
+func open(t testing.TB, pageURL, origin, ready string, o Options) *Page {
 	t.Helper()
 	exe := Chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -95,13 +114,46 @@ func open(t testing.TB, pageURL, origin, ready string) *Page {
 
 	console := chromedp.Console(bctx)
 	if err := chromedp.Listen(bctx, func(ev any) {
-		if r, ok := ev.(*network.EventRequestWillBeSent); ok {
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
 			p.mu.Lock()
-			p.requests = append(p.requests, r.Request.URL)
+			p.requests = append(p.requests, e.Request.URL)
 			p.mu.Unlock()
+		case *network.EventLoadingFailed:
+			// A request the page's security policy (or anything else)
+			// blocked is the page asking for what it may not.
+			if e.BlockedReason != "" {
+				p.mu.Lock()
+				p.problems = append(p.problems, fmt.Sprintf("a request was blocked (%s)", e.BlockedReason))
+				p.mu.Unlock()
+			}
+		case *cdplog.EventEntryAdded:
+			// The browser's own log: a content-security-policy violation
+			// lands here, not in the page's console.
+			if e.Entry != nil && e.Entry.Level == cdplog.EntryLevelError {
+				p.mu.Lock()
+				p.problems = append(p.problems, fmt.Sprintf("browser log (%s): %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
+				p.mu.Unlock()
+			}
 		}
 	}); err != nil {
 		t.Fatalf("starting chromium: %v", err)
+	}
+	setup := []chromedp.Action[chromedp.Void]{chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
+		return err
+	})}
+	if o.Lang != "" {
+		setup = append(setup, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": o.Lang}})
+			return err
+		}))
+	}
+	if o.Width > 0 {
+		setup = append(setup, viewport(o.Width, o.Height))
+	}
+	if err := chromedp.Do(bctx, setup...); err != nil {
+		t.Fatalf("setting chromium up: %v", err)
 	}
 	go func() {
 		for m, err := range console {
@@ -125,6 +177,40 @@ func open(t testing.TB, pageURL, origin, ready string) *Page {
 		t.Fatalf("loading %s: %v", pageURL, err)
 	}
 	return p
+}
+
+// viewport sizes the window; under 600 CSS pixels wide, as a phone.
+func viewport(w, h int) chromedp.Action[chromedp.Void] {
+	if w < 600 {
+		return chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
+	}
+	return chromedp.EmulateViewport(int64(w), int64(h))
+}
+
+// Resize gives the window another size (see Options).
+func (p *Page) Resize(w, h int) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, viewport(w, h)); err != nil {
+		p.t.Fatalf("resizing to %dx%d: %v", w, h, err)
+	}
+}
+
+// InViewport reports whether the first element matching sel is shown
+// (not hidden, with a box) and lies wholly inside the window as it is
+// scrolled now: what a person sees without scrolling.
+func (p *Page) InViewport(sel string) bool {
+	p.t.Helper()
+	return Eval[bool](p, `(() => { const e = document.querySelector(`+strconv.Quote(sel)+`); if (!e || e.closest("[hidden]")) return false;
+		const r = e.getBoundingClientRect(); if (!r.width || !r.height) return false;
+		return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; })()`)
+}
+
+// Shown reports whether the first element matching sel is displayed: not
+// hidden itself or by an ancestor, and with a box.
+func (p *Page) Shown(sel string) bool {
+	p.t.Helper()
+	return Eval[bool](p, `(() => { const e = document.querySelector(`+strconv.Quote(sel)+`); if (!e || e.closest("[hidden]")) return false;
+		const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden"; })()`)
 }
 
 // Text is the text of the element with id.

@@ -58,7 +58,16 @@ var kitCSS []byte
 //go:embed lobby.html.tmpl
 var lobbySource string
 
-var lobbyTemplate = template.Must(template.New("lobby").Parse(lobbySource))
+var lobbyTemplate = func() *template.Template {
+	t, err := parsePage("lobby", lobbySource)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}()
+
+//go:embed lobby.js
+var lobbyJS []byte
 
 // Handler serves the lobby, the games' pages and the tables' API. A
 // token (the ?t= of a table's page) opens one seat of one table:
@@ -96,6 +105,7 @@ func (h *Hub) Handler(logger *slog.Logger) http.Handler {
 	r.Get("/play", h.lobby(logger))
 	r.Get("/play/kit.js", asset("kit.js", kitJS))
 	r.Get("/play/kit.css", asset("kit.css", kitCSS))
+	r.Get("/play/lobby.js", asset("lobby.js", lobbyJS))
 	r.Get("/play/{game}", h.page(logger))
 	r.Get("/play/{game}/{asset}", h.gameAsset(logger))
 	r.Get("/play/api/tables", func(w http.ResponseWriter, r *http.Request) {
@@ -274,20 +284,16 @@ func asset(name string, b []byte) http.HandlerFunc {
 	}
 }
 
-type lobbyData struct {
-	Games  []*Game
-	Tables []Line
-}
-
 func (h *Hub) lobby(logger *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c := ensureClient(w, r)
-		var buf bytes.Buffer
-		if err := lobbyTemplate.Execute(&buf, lobbyData{Games: h.Games(), Tables: h.Tables(c, printerOf(r))}); err != nil {
+		lang := langOf(r)
+		b, err := render(lobbyTemplate, lang, []string{"kit.lobby"}, pageData{Games: h.Games(), Lines: h.Tables(c, i18n.For(lang))})
+		if err != nil {
 			writeProblem(w, r, logger, err)
 			return
 		}
-		writeHTML(w, buf.Bytes())
+		writeHTML(w, b)
 	}
 }
 
@@ -299,7 +305,7 @@ func (h *Hub) page(logger *slog.Logger) http.HandlerFunc {
 			return
 		}
 		ensureClient(w, r)
-		writeHTML(w, g.Page)
+		writeHTML(w, h.pages[g.Name][langOf(r)])
 	}
 }
 

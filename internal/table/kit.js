@@ -2,10 +2,23 @@
 // poll from the last version seen), send actions with that version, and
 // say what happened. It holds no rules: a game's page draws the view it
 // is given and turns clicks and keys into the actions the view offers.
+// It also keeps what every page shares: the texts of the page's language
+// (Kit.t), the language switch, the sound switch, the links a table's
+// creator passes on, and the banner of a table that is gone.
 "use strict";
 const Kit = (() => {
   let game = "", id = new URLSearchParams(location.search).get("t");
-  let seq = -1, view = null, render = null, polling = false, heard = 0, queue = Promise.resolve();
+  let seq = -1, view = null, render = null, polling = false, heard = 0, queue = Promise.resolve(), wasOver = false;
+  let texts = {};
+  try { texts = JSON.parse(document.documentElement.dataset.texts || "{}"); } catch (e) { texts = {}; }
+
+  // t is the text of key in the page's language, its %s, %d and %[n]s
+  // filled with args (a language may reorder them).
+  function t(key, ...args) {
+    const s = key in texts ? texts[key] : key;
+    let i = 0;
+    return s.replace(/%(?:\[(\d+)\])?[sdv%]/g, (m, n) => (m === "%%" ? "%" : String(args[n ? Number(n) - 1 : i++])));
+  }
 
   // el builds an element: el("button", {class: "card", onclick: f, "aria-label": "Ace of Spades"}, "A♠").
   function el(tag, attrs, ...kids) {
@@ -28,7 +41,7 @@ const Kit = (() => {
     if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
     const r = await fetch(url, init);
     let b = {};
-    try { b = await r.json(); } catch (e) { b = { error: r.status + " " + r.statusText }; }
+    try { b = await r.json(); } catch (e) { b = { error: t("kit.js.error", r.status) }; }
     return { status: r.status, body: b };
   }
 
@@ -41,6 +54,7 @@ const Kit = (() => {
   // readers hear it through the live region.
   function say(text, bad) {
     const s = $("#status");
+    if (!s) return;
     s.textContent = text || "";
     s.classList.toggle("bad", !!bad);
   }
@@ -66,21 +80,55 @@ const Kit = (() => {
     seq = b.seq;
     view = b.view;
     document.body.dataset.seq = seq;
+    document.body.dataset.review = b.review ? "1" : "";
+    invite(b.links);
     announce(view.log);
-    render(view, seq);
+    const review = $("#review-link");
+    if (review) review.hidden = !b.review;
+    render(view, seq, b);
+    if (b.over && !wasOver) {
+      // The result is what the person looks for: it is at the top of the
+      // table, and the page goes there once.
+      window.scrollTo(0, 0);
+      sound("end");
+    }
+    wasOver = b.over;
+  }
+
+  // gone says, at the top of the page, that the table is not here (any
+  // more), with the way back.
+  function gone(msg) {
+    id = null;
+    document.body.dataset.gone = "1";
+    show("none");
+    let g = $("#gone");
+    if (!g) {
+      g = el("div", { id: "gone", class: "banner bad", role: "alert" });
+      $("main").prepend(g);
+    }
+    g.replaceChildren(el("p", {}, t("kit.js.gone")), msg ? el("p", { class: "muted" }, msg) : null,
+      el("p", {}, el("a", { href: "/play", class: "button primary" }, t("kit.js.toLobby"))));
+    window.scrollTo(0, 0);
   }
 
   async function poll() {
     if (polling) return;
     polling = true;
+    let failures = 0;
     while (id) {
       const asked = id;
       let r;
-      try { r = await api("GET", `/play/api/tables/${encodeURIComponent(id)}?after=${seq}`); } catch (e) { await sleep(1000); continue; }
+      try { r = await api("GET", `/play/api/tables/${encodeURIComponent(id)}?after=${seq}`); } catch (e) {
+        if (++failures > 2) say(t("kit.js.retrying"), true);
+        await sleep(1000);
+        continue;
+      }
       if (asked !== id) continue; // an answer about the table before this one
+      if (failures > 2) say("");
+      failures = 0;
       if (r.status === 200) { apply(r.body); continue; }
-      say(r.body.error || "error " + r.status, true);
-      if (r.status === 404) { id = null; document.body.dataset.gone = "1"; break; }
+      if (r.status === 404) { gone(r.body.error); break; }
+      say(r.body.error || t("kit.js.error", r.status), true);
       await sleep(1000);
     }
     polling = false;
@@ -102,19 +150,23 @@ const Kit = (() => {
     if (!id) return false;
     const r = await api("POST", `/play/api/tables/${encodeURIComponent(id)}/actions`, { seq, action });
     if (r.status === 200) { say(""); apply(r.body); return true; }
-    let msg = r.body.error || "error " + r.status;
-    if (r.status === 422 && r.body.valid) msg += " — valid: " + [].concat(r.body.valid).map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(", ");
+    if (r.status === 404) { gone(r.body.error); return false; }
+    let msg = r.body.error || t("kit.js.error", r.status);
+    // A short list of what may be done; a long one (every cell of a
+    // board) says nothing a person reads.
+    const valid = r.status === 422 && Array.isArray(r.body.valid) ? r.body.valid : [];
+    if (valid.length && valid.length <= 12) msg += " — " + t("kit.js.valid", valid.map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(", "));
     say(msg, true);
     return false;
   }
 
   async function create(options) {
-    say("Setting the table…");
+    say(t("kit.js.settingUp"));
     const r = await api("POST", `/play/api/${game}/tables`, options);
-    if (r.status !== 201) { say(r.body.error || "error " + r.status, true); return; }
+    if (r.status !== 201) { say(r.body.error || t("kit.js.error", r.status), true); return; }
     id = r.body.token;
     history.replaceState(null, "", r.body.url);
-    seq = -1; heard = 0;
+    seq = -1; heard = 0; wasOver = false;
     say("");
     show("table");
     links();
@@ -127,8 +179,74 @@ const Kit = (() => {
     if (rc) rc.href = `/play/tables/${encodeURIComponent(id)}/record`;
   }
 
-  // start: the page's game and its draw function. With ?t=ID the page
-  // resumes that table (a reload); without, it shows the setup form.
+  // invite shows the creator the links to pass on: one a seat kept for a
+  // person, and the watch link.
+  function invite(l) {
+    const box = $("#invite");
+    if (!box) return;
+    box.hidden = !l;
+    if (!l || box.dataset.done) return;
+    box.dataset.done = "1";
+    const abs = (u) => location.origin + u;
+    const line = (name, url, key) => el("li", {}, el("span", { class: "who" }, name), " ",
+      el("input", { type: "text", readonly: true, value: abs(url), size: 40, "aria-label": name, "data-k": key }),
+      el("button", { type: "button", onclick: async (e) => {
+        try { await navigator.clipboard.writeText(abs(url)); e.target.textContent = t("kit.js.copied"); } catch (err) { e.target.previousSibling.select(); }
+      } }, t("kit.js.copy")));
+    box.replaceChildren(el("details", { open: (l.seats || []).length > 0 },
+      el("summary", {}, t("kit.js.invite")), el("p", { class: "muted" }, t("kit.js.inviteNote")),
+      el("ul", { class: "invite" }, (l.seats || []).map((s, i) => line(s.name, s.url, "seat-link-" + i)), line(t("kit.js.watchLink"), l.watch, "watch-link"))));
+  }
+
+  // Sound: off until the person turns it on; the choice is kept.
+  let audio = null;
+  const soundOn = () => localStorage.getItem("gamebot.sound") === "on";
+  function sound(kind) {
+    if (!soundOn()) return;
+    try {
+      audio = audio || new AudioContext();
+      const notes = { move: [[660, 0.06]], turn: [[523, 0.08], [784, 0.1]], end: [[523, 0.12], [659, 0.12], [784, 0.2]], bad: [[200, 0.15]] }[kind] || [[440, 0.05]];
+      let at = audio.currentTime;
+      for (const [f, d] of notes) {
+        const o = audio.createOscillator(), g = audio.createGain();
+        o.frequency.value = f;
+        g.gain.setValueAtTime(0.08, at);
+        g.gain.exponentialRampToValueAtTime(0.001, at + d);
+        o.connect(g).connect(audio.destination);
+        o.start(at);
+        o.stop(at + d);
+        at += d;
+      }
+    } catch (e) { /* no sound here */ }
+  }
+  function soundButton() {
+    const b = $("#sound-btn");
+    if (!b) return;
+    const draw = () => {
+      b.textContent = soundOn() ? t("kit.js.soundOn") : t("kit.js.soundOff");
+      b.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    };
+    b.addEventListener("click", () => {
+      localStorage.setItem("gamebot.sound", soundOn() ? "off" : "on");
+      draw();
+      sound("move");
+    });
+    draw();
+  }
+
+  // The language switch: the choice is a cookie the server reads.
+  function langSwitch() {
+    const s = $("#lang");
+    if (!s) return;
+    s.addEventListener("change", () => {
+      document.cookie = `gamebot_lang=${encodeURIComponent(s.value)}; path=/; max-age=${400 * 24 * 3600}; SameSite=Strict`;
+      location.reload();
+    });
+  }
+
+  // start: the page's game and its draw function. With ?t=TOKEN the page
+  // opens that seat (a reload, or a link passed on); without, it shows the
+  // setup form.
   function start(name, draw) {
     game = name; render = draw;
     if (id) { show("table"); links(); poll(); } else show("setup");
@@ -149,5 +267,9 @@ const Kit = (() => {
     return o;
   }
 
-  return { el, $, act, create, start, form, say, get view() { return view; }, get seq() { return seq; }, get id() { return id; } };
+  // The script is deferred: the page is parsed when it runs.
+  langSwitch();
+  soundButton();
+
+  return { el, $, t, act, create, start, form, say, sound, get view() { return view; }, get seq() { return seq; }, get id() { return id; } };
 })();

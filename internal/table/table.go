@@ -225,6 +225,8 @@ type Hub struct {
 
 	slots chan struct{} // a token a bot decision in progress
 
+	pages map[string]map[i18n.Lang][]byte // each game's page in each language
+
 	mu      sync.Mutex
 	tables  map[string]*entry  // by id
 	tickets map[string]*ticket // by token
@@ -289,9 +291,16 @@ func NewHub(cfg HubConfig, games ...*Game) *Hub {
 	}
 	h := &Hub{cfg: cfg, games: map[string]*Game{}, tables: map[string]*entry{}, tickets: map[string]*ticket{},
 		slots: make(chan struct{}, cfg.Thinkers)}
+	h.pages = map[string]map[i18n.Lang][]byte{}
 	for _, g := range games {
 		h.games[g.Name] = g
 		h.order = append(h.order, g.Name)
+		ps, err := renderPages(g)
+		if err != nil {
+			// A page is part of the binary: its game's tests render it.
+			panic(err)
+		}
+		h.pages[g.Name] = ps
 	}
 	return h
 }
@@ -625,16 +634,6 @@ func Illegal(valid any, format string, args ...any) error {
 type IllegalBody struct {
 	Error string `json:"error"`
 	Valid any    `json:"valid"`
-}
-
-// Weight is what a browser loads for the game's table page: the page,
-// its assets and the shared kit, in bytes uncompressed.
-func (g *Game) Weight() int {
-	n := len(g.Page) + len(kitJS) + len(kitCSS)
-	for _, a := range g.Assets {
-		n += len(a)
-	}
-	return n
 }
 
 // NotYours is the Problem a Table returns for an action its seat may not

@@ -462,3 +462,47 @@ func FuzzSetup(f *testing.F) {
 		}
 	})
 }
+
+// TestLanguages: a page speaks the language the person chose with its
+// switch (a cookie), else the browser's, else English; <html lang>
+// follows, and the page's script gets its texts in that language.
+func TestLanguages(t *testing.T) {
+	_, srv := serve(t, table.HubConfig{}, nil, tabletest.CounterGame(nil))
+	c := newClient(t, srv)
+	for _, tc := range []struct {
+		path, accept, cookie, lang, has string
+	}{
+		{"/play", "", "", "en", "Your tables"},
+		{"/play", "fr-FR,fr;q=0.9", "", "fr", "Vos tables"},
+		{"/play", "fr-FR", "mg", "mg", "Ny latabatrao"},
+		{"/play", "de-DE", "", "en", "Your tables"},
+		{"/play/counter", "fr", "", "fr", `&#34;kit.js.settingUp&#34;:&#34;On dresse la table…&#34;`},
+		{"/play/counter", "", "mg", "mg", `kit.js.toLobby`},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
+		if tc.accept != "" {
+			req.Header.Set("Accept-Language", tc.accept)
+		}
+		if tc.cookie != "" {
+			req.AddCookie(&http.Cookie{Name: "gamebot_lang", Value: tc.cookie})
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		page := string(b)
+		if !strings.Contains(page, `<html lang="`+tc.lang+`"`) || !strings.Contains(page, tc.has) || strings.Count(page, "<html") != 1 {
+			t.Errorf("%s (Accept-Language %q, cookie %q): want lang %s with %q:\n%.600s", tc.path, tc.accept, tc.cookie, tc.lang, tc.has, page)
+		}
+	}
+}
+
+// TestCatalogues: every key of the kit is in every language, with the
+// same verbs.
+func TestCatalogues(t *testing.T) {
+	for _, bad := range i18n.Check() {
+		t.Error(bad)
+	}
+}
