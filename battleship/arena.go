@@ -46,16 +46,19 @@ func NewArena(r Rules, ships []Ship) *Arena {
 // Remaining returns the number of ships afloat.
 func (a *Arena) Remaining() int { return len(a.ships) }
 
+// ValidShot is ValidShot on the arena's rules.
+func (a *Arena) ValidShot(play string) (string, bool) { return ValidShot(a.r, play) }
+
 // ValidShot applies the arena's checks to an answer: the regex
 // /^[0-9]+,[0-9]+$/ (PCRE: a final "\n" is tolerated) and x < width,
 // y < height. It returns the target text the arena records.
-func (a *Arena) ValidShot(play string) (string, bool) {
+func ValidShot(r Rules, play string) (string, bool) {
 	s := strings.TrimSuffix(play, "\n")
 	xs, ys, ok := strings.Cut(s, ",")
 	if !ok || !allDigits(xs) || !allDigits(ys) {
 		return "", false
 	}
-	if !digitsLess(xs, a.r.W) || !digitsLess(ys, a.r.H) {
+	if !digitsLess(xs, r.W) || !digitsLess(ys, r.H) {
 		return "", false
 	}
 	return xs + "," + play[len(xs)+1:], true

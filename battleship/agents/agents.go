@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/botarena/gamebot/battleship"
@@ -59,7 +61,18 @@ func New(spec string) (Agent, error) {
 	case "dreadnought-exact": // learns both, shoots with the exact posterior
 		return newDreadnought(dreadnoughtOptions{label: spec, exact: true}), nil
 	}
-	return nil, fmt.Errorf("unknown in-process player %q: want self, stupid, dg, dreadnought, dreadnought-place, dreadnought-shoot, dreadnought-static or dreadnought-exact", spec)
+	return nil, fmt.Errorf("unknown in-process player %q: want %s", spec, NamesText())
+}
+
+// names are the names New knows, in the order a menu lists them.
+var names = []string{"self", "stupid", "dg", "dreadnought", "dreadnought-place", "dreadnought-shoot", "dreadnought-static", "dreadnought-exact"}
+
+// Names lists the names New knows: the engine first.
+func Names() []string { return slices.Clone(names) }
+
+// NamesText is Names for a message: "self, stupid, … or dreadnought-exact".
+func NamesText() string {
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // selfAgent is the engine exactly as the server drives it: Init, then

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/agents"
@@ -70,10 +71,24 @@ type PairedDiff struct {
 	CI95 float64 `json:"ci95"`
 }
 
-// runCalibrate plays every shooter of calShooters in-process (no HTTP) on
-// the same hidden fleets as -mode target, with the same shooting seed per
-// game for every shooter, and reports shots to sink each fleet.
-func runCalibrate(ctx context.Context, c Config, r battleship.Rules, progress func(int, int)) (*Report, error) {
+// CalibrateConfig is a calibration: in-process shooters on the same
+// hidden fleets.
+type CalibrateConfig struct {
+	Setup
+	// Hidden is how fleets are hidden, as in TargetConfig.
+	Hidden string
+}
+
+// Calibrate plays every shooter of calShooters in-process (no HTTP) on
+// the same hidden fleets as Target, with the same shooting seed per game
+// for every shooter, and reports shots to sink each fleet. Interrupted
+// (ctx done), it reports the games finished so far, marked Interrupted.
+func Calibrate(ctx context.Context, c CalibrateConfig) (*Report, error) {
+	start := time.Now()
+	r := c.Rules
+	if err := r.Feasible(); err != nil {
+		return nil, fmt.Errorf("board: %w", err)
+	}
 	shooters := calShooters()
 	rep := &Report{Mode: "calibrate", Board: boardName(r), Hidden: c.Hidden, Seed: c.Seed}
 	// rows[g] is game g's shots per shooter, nil if the game did not finish
@@ -81,9 +96,9 @@ func runCalibrate(ctx context.Context, c Config, r battleship.Rules, progress fu
 	rows := make([][]int, c.Games)
 	finished := make([]int, len(shooters))
 	var mu sync.Mutex
-	capShots := c.shotCap(r)
-	_, err := forGames(ctx, c, progress, func(g int, _ [2]*callStats) error {
-		hidden, err := hiddenFleet(c, r, g)
+	capShots := shotCap(c.MaxShots, r)
+	_, err := forGames(ctx, c.Setup, func(g int, _ [2]*callStats) error {
+		hidden, err := hiddenFleet(c.Seed, c.Hidden, r, g)
 		if err != nil {
 			return err
 		}
@@ -124,7 +139,7 @@ func runCalibrate(ctx context.Context, c Config, r battleship.Rules, progress fu
 		}
 	}
 	if rep.Games == 0 {
-		return rep, nil
+		return rep.finish(ctx, "", start), nil
 	}
 	for i, s := range shooters {
 		res := CalibResult{Shooter: s.name, Information: s.info, Games: rep.Games, Finished: finished[i],
@@ -141,7 +156,7 @@ func runCalibrate(ctx context.Context, c Config, r battleship.Rules, progress fu
 		}
 		rep.Calibration = append(rep.Calibration, res)
 	}
-	return rep, nil
+	return rep.finish(ctx, "", start), nil
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

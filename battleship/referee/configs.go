@@ -12,7 +12,7 @@ import (
 	"github.com/botarena/gamebot/internal/jsonl"
 )
 
-// DefaultSlowInit is Config.SlowInit's default.
+// DefaultSlowInit is ConfigsConfig.SlowInit's default.
 const DefaultSlowInit = time.Second
 
 // oddConfig is one of the odd boards of docs/battleship.md §4.
@@ -52,15 +52,41 @@ func oddConfigs() []oddConfig {
 	}
 }
 
-// runConfigs plays one full game per odd board (the bot places its
-// fleet and sinks a hidden one), checking every answer like the arena.
+// ConfigsConfig is a configs run: one game on each odd board.
+type ConfigsConfig struct {
+	HTTP
+	// Bot is the player under test (battleship/players).
+	Bot  string
+	Seed uint64
+	// MaxShots is the shots after which a game counts as lost (0: 2 x
+	// cells + 10); MaxCells skips larger boards (0: none).
+	MaxShots, MaxCells int
+	// SlowInit fails an answer to an impossible fleet that takes longer
+	// (0: DefaultSlowInit). The arena waits 10 s, but a bot that cannot
+	// place a fleet has nothing to search for and should answer at once;
+	// a test on a loaded machine gives it more.
+	SlowInit time.Duration
+}
+
+// Configs plays one full game per odd board (the bot places its fleet
+// and sinks a hidden one), checking every answer like the arena.
 // Interrupted, it reports the configurations played so far.
-func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
-	rep := &Report{Mode: "configs"}
-	slowInit := c.SlowInit
-	if slowInit <= 0 {
-		slowInit = DefaultSlowInit
+func Configs(ctx context.Context, c ConfigsConfig) (*Report, error) {
+	start := time.Now()
+	bot, err := c.open(c.Bot, c.Seed)
+	if err != nil {
+		return nil, err
 	}
+	defer bot.stop()
+	rep, err := configs(ctx, c, bot)
+	if err != nil {
+		return nil, err
+	}
+	return rep.finish(ctx, bot.name, start), nil
+}
+
+func configs(ctx context.Context, c ConfigsConfig, bot *contestant) (*Report, error) {
+	rep := &Report{Mode: "configs"}
 	all := &callStats{}
 	for i, oc := range oddConfigs() {
 		if ctx.Err() != nil {
@@ -69,67 +95,96 @@ func runConfigs(ctx context.Context, c Config, bot player) (*Report, error) {
 		if c.MaxCells > 0 && oc.rules.Cells() > c.MaxCells {
 			continue
 		}
-		res := ConfigResult{Name: oc.name, OK: true}
-		st := [2]*callStats{{}, {}}
-		rng := rand.New(rand.NewPCG(c.Seed, uint64(i)))
+		var res ConfigResult
+		var st *callStats
+		var err error
 		if oc.impossible {
-			t0 := time.Now()
-			body, _ := json.Marshal(wire.NewInit(9000+i, 0, oc.rules, "referee"))
-			out, err := bot.call(ctx, body)
-			if err != nil && ctx.Err() != nil {
-				break // cut short: not a result
-			}
-			d := time.Since(t0)
-			res.InitMs = jsonl.Millis(d)
-			var obj map[string]any
-			switch {
-			case err != nil:
-				res.OK, res.Detail = false, "no answer: "+err.Error()
-			case json.Unmarshal(out, &obj) != nil:
-				res.OK, res.Detail = false, fmt.Sprintf("answer is not a JSON object: %.60q", out)
-			case d > slowInit:
-				res.OK, res.Detail = false, "slow answer to an impossible fleet"
-			default:
-				res.Detail = fmt.Sprintf("answered %.70s", out)
-			}
-			rep.Configs = append(rep.Configs, res)
-			continue
+			res, err = c.impossible(ctx, bot, 9000+i, oc)
+		} else {
+			res, st, err = c.oddGame(ctx, bot, 9000+i, oc, rand.New(rand.NewPCG(c.Seed, uint64(i))))
 		}
-		hidden, err := battleship.Place(oc.rules, rng, battleship.PlaceOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", oc.name, err)
-		}
-		seats := [2]*seat{
-			{p: bot, label: "gamebot"},
-			{label: "hidden", ships: hidden},
-		}
-		g, err := playGame(ctx, st, seats, oc.rules, 9000+i, c.shotCap(oc.rules), nil)
 		if err != nil && ctx.Err() != nil {
 			break // cut short: not a result
 		}
 		if err != nil {
 			return nil, err
 		}
-		if g.winner != 0 {
-			res.OK, res.Invalid, res.Detail = false, true, g.invalid
-			st[0].invalid = append(st[0].invalid, oc.name+": "+g.invalid)
+		rep.Configs = append(rep.Configs, res)
+		if st == nil {
+			continue
 		}
-		res.Shots = g.shots
-		if len(st[0].latencies) > 0 {
-			res.InitMs = jsonl.Millis(st[0].latencies[0])
-			l := latency(st[0].latencies[1:])
-			res.P99ms, res.Maxms = l.P99ms, l.Maxms
-		}
-		all.latencies = append(all.latencies, st[0].latencies...)
-		all.invalid = append(all.invalid, st[0].invalid...)
+		all.latencies = append(all.latencies, st.latencies...)
+		all.invalid = append(all.invalid, st.invalid...)
 		rep.Games++
 		if res.OK {
 			rep.Wins++
 		} else {
 			rep.Losses++
 		}
-		rep.Configs = append(rep.Configs, res)
 	}
 	fillCalls(rep, all)
 	return rep, nil
+}
+
+// impossible asks the bot to place a fleet that cannot be placed: it
+// must answer a JSON object, at once.
+func (c ConfigsConfig) impossible(ctx context.Context, bot *contestant, gameID int, oc oddConfig) (ConfigResult, error) {
+	slowInit := c.SlowInit
+	if slowInit <= 0 {
+		slowInit = DefaultSlowInit
+	}
+	res := ConfigResult{Name: oc.name, OK: true}
+	t0 := time.Now()
+	body, _ := json.Marshal(wire.NewInit(gameID, 0, oc.rules, "referee"))
+	out, err := bot.call(ctx, body)
+	if err != nil && ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	d := time.Since(t0)
+	res.InitMs = jsonl.Millis(d)
+	var obj map[string]any
+	switch {
+	case err != nil:
+		res.OK, res.Detail = false, "no answer: "+err.Error()
+	case json.Unmarshal(out, &obj) != nil:
+		res.OK, res.Detail = false, fmt.Sprintf("answer is not a JSON object: %.60q", out)
+	case d > slowInit:
+		res.OK, res.Detail = false, "slow answer to an impossible fleet"
+	default:
+		res.Detail = fmt.Sprintf("answered %.70s", out)
+	}
+	return res, nil
+}
+
+// oddGame plays one game on an odd board: the bot places its fleet and
+// sinks a hidden one.
+func (c ConfigsConfig) oddGame(ctx context.Context, bot *contestant, gameID int, oc oddConfig, rng *rand.Rand) (ConfigResult, *callStats, error) {
+	res := ConfigResult{Name: oc.name, OK: true}
+	hidden, err := battleship.Place(oc.rules, rng, battleship.PlaceOptions{})
+	if err != nil {
+		return res, nil, fmt.Errorf("%s: %w", oc.name, err)
+	}
+	st := [2]*callStats{{}, {}}
+	game := battleship.Game{Rules: oc.rules, MaxShots: shotCap(c.MaxShots, oc.rules), Seats: [2]battleship.Seat{
+		{Player: bot.seat(gameID, "hidden")},
+		{Fleet: hidden},
+	}}
+	timed(&game, st)
+	o, err := battleship.Play(ctx, game)
+	if err != nil {
+		return res, nil, err
+	}
+	faultTime(o, st)
+	if o.Fault != nil {
+		res.OK, res.Invalid, res.Detail = false, true, o.Fault.Invalid()
+		st[0].invalid = append(st[0].invalid, oc.name+": "+o.Fault.Invalid())
+	} else {
+		res.Shots = o.Shots[0]
+	}
+	if len(st[0].latencies) > 0 {
+		res.InitMs = jsonl.Millis(st[0].latencies[0])
+		l := latency(st[0].latencies[1:])
+		res.P99ms, res.Maxms = l.P99ms, l.Maxms
+	}
+	return res, st[0], nil
 }

@@ -11,18 +11,16 @@ import (
 
 // impossibleAnswerer is the engine in-process, answering a fleet it cannot
 // place with a JSON object after delay, as the server answers its 422.
-type impossibleAnswerer struct {
-	player
-	delay time.Duration
-}
-
-func (p impossibleAnswerer) call(ctx context.Context, body []byte) ([]byte, error) {
-	out, err := p.player.call(ctx, body)
-	if err != nil {
-		time.Sleep(p.delay)
-		return []byte(`{"error":"impossible fleet"}`), nil
-	}
-	return out, nil
+func impossibleAnswerer(a agents.Agent, delay time.Duration) *contestant {
+	p := newAgentPlayer(a, 1)
+	return &contestant{name: "self", label: "gamebot", stop: func() {}, call: func(ctx context.Context, body []byte) ([]byte, error) {
+		out, err := p.call(ctx, body)
+		if err != nil {
+			time.Sleep(delay)
+			return []byte(`{"error":"impossible fleet"}`), nil
+		}
+		return out, nil
+	}}
 }
 
 // TestConfigsSlowInit: the limit on an answer to an impossible fleet is a
@@ -37,8 +35,8 @@ func TestConfigsSlowInit(t *testing.T) {
 		limit time.Duration
 		ok    bool
 	}{{time.Millisecond, false}, {10 * time.Minute, true}} {
-		bot := impossibleAnswerer{player: newAgentPlayer(self, 1), delay: 5 * time.Millisecond}
-		rep, err := runConfigs(t.Context(), Config{Seed: 1, MaxCells: 9, SlowInit: tt.limit}, bot)
+		bot := impossibleAnswerer(self, 5*time.Millisecond)
+		rep, err := configs(t.Context(), ConfigsConfig{Seed: 1, MaxCells: 9, SlowInit: tt.limit}, bot)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,79 +2,154 @@ package referee
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
-	"github.com/botarena/gamebot/battleship/agents"
 	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
-// runDuelInproc plays bot against opp in-process (no HTTP, the arena's
-// rules): -warmup games first, not counted, in which both sides may learn;
-// then -n games, seats alternating. Each side's randomness in game g is
-// seeded by (seed, g, side). Fleets are deliberately not paired between
-// games: a learning side would meet the same fleet twice and learn it
-// between the two games.
-func runDuelInproc(ctx context.Context, c Config, r battleship.Rules, bot, opp agents.Agent, progress func(int, int)) (*Report, error) {
-	rep := &Report{Mode: "duel-inproc", Opponent: c.Opponent, Board: boardName(r), Seed: c.Seed, Warmup: c.Warmup}
-	if c.Warmup > 0 {
-		w := c
-		w.Games = c.Warmup
-		w.Seed = c.Seed ^ 0x5bd1e995 // a stream of its own
-		if _, err := forGames(ctx, w, nil, func(g int, st [2]*callStats) error {
-			_, err := inprocGame(w, r, bot, opp, g, st, nil) // not counted, not recorded
-			return err
-		}); err != nil {
-			return nil, err
-		}
-		if ctx.Err() != nil {
-			rep.Interrupted = true
-			return rep, nil
-		}
+// DuelConfig is a duel over HTTP: the bot against the opponent, seats
+// alternating, each asked and judged as the arena asks and judges.
+type DuelConfig struct {
+	Setup
+	HTTP
+	// Bot is the player under test, Opponent its opponent
+	// (battleship/players).
+	Bot, Opponent string
+	// RecordDir receives one record per game (battleship/record).
+	RecordDir string
+}
+
+// Duel plays the duel and returns its report. Interrupted (ctx done), it
+// reports the games finished so far, marked Interrupted.
+func Duel(ctx context.Context, c DuelConfig) (*Report, error) {
+	start := time.Now()
+	r := c.Rules
+	if err := r.Feasible(); err != nil {
+		return nil, fmt.Errorf("board: %w", err)
 	}
-	var mu sync.Mutex
+	bot, err := c.open(c.Bot, c.Seed)
+	if err != nil {
+		return nil, err
+	}
+	defer bot.stop()
+	opp, err := c.open(c.Opponent, c.Seed)
+	if err != nil {
+		return nil, err
+	}
+	defer opp.stop()
+	rep := &Report{Mode: "duel", Opponent: opp.name, Board: boardName(r)}
+	rec := recorder{dir: c.RecordDir, command: "duel", seed: c.Seed, rules: r, subject: bot.name}
 	var winShots []int
-	var both [2][]int // -full: each side's shots to sink the other's fleet
-	st, err := forGames(ctx, c, progress, func(g int, st [2]*callStats) error {
-		botSeat := g % 2
-		var players [2]string
-		players[botSeat], players[1-botSeat] = c.Bot, c.Opponent
-		w, err := c.recordGame(g, r, players, [2]bool{}, botSeat)
+	var mu sync.Mutex
+	st, err := forGames(ctx, c.Setup, func(g int, st [2]*callStats) error {
+		botSeat, gameID := g%2, 5000+g
+		var seats [2]*contestant
+		seats[botSeat], seats[1-botSeat] = bot, opp
+		// The bot is told its opponent's name, the opponent the bot's
+		// name on the arena.
+		var game battleship.Game
+		game.Rules, game.MaxShots = r, 4*shotCap(c.MaxShots, r)
+		game.Seats[botSeat].Player = bot.seat(gameID, opp.label)
+		game.Seats[1-botSeat].Player = opp.seat(gameID, "gamebot")
+		w, err := rec.start(g, [2]string{seats[0].name, seats[1].name}, [2]bool{seats[0].http, seats[1].http}, botSeat)
 		if err != nil {
 			return err
 		}
-		res, err := inprocGame(c, r, bot, opp, g, st, w)
-		if err := endRecord(w, res, err); err != nil {
+		w.hook(&game)
+		perSeat := [2]*callStats{}
+		perSeat[botSeat], perSeat[1-botSeat] = st[0], st[1]
+		timed(&game, perSeat)
+		o, err := battleship.Play(ctx, game)
+		for i, s := range seats {
+			s.gameOver(gameID, i)
+		}
+		if err == nil {
+			faultTime(o, perSeat)
+		}
+		res := resultOf(o, botSeat)
+		if err := w.end(res, err); err != nil {
 			return err
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		winShots = rep.tally(res, botSeat, st[0], winShots)
-		if c.Full && res.invalid == "" {
-			both[0] = append(both[0], res.both[0])
-			both[1] = append(both[1], res.both[1])
-		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	rep.total(winShots)
-	if c.Full && len(both[0]) > 0 {
-		rep.BotShots, rep.OppShots = summarizeShots(both[0]), summarizeShots(both[1])
-		d := make([]int, len(both[0]))
-		for i := range d {
-			d[i] = both[1][i] - both[0][i]
-		}
-		m := stats.MeanCI(d)
-		rep.ShotEdge = &PairedDiff{Mean: round2(m.Mean), CI95: round2(m.Half())}
-	}
 	fillCalls(rep, st[0])
-	return rep, nil
+	return rep.finish(ctx, bot.name, start), nil
+}
+
+// recorder starts the records of a duel's games in dir ("": none). One
+// file per game, duel-0001.jsonl…, as giretra-ref writes one per match:
+// the goroutine playing a game owns its file, so games played at once
+// (-concurrency) never share one, and a file holds all of one game to
+// show or send alone. Recording only observes: it draws no random
+// number, so a seed plays the same games with or without it.
+type recorder struct {
+	dir, command string
+	seed         uint64
+	rules        battleship.Rules
+	subject      string
+}
+
+// gameRecord is one game's record in the writing (nil: not recording).
+type gameRecord struct {
+	w    *record.DuelWriter
+	http [2]bool // the seats whose answers are timed
+}
+
+func (rc recorder) start(g int, names [2]string, http [2]bool, subjectSeat int) (*gameRecord, error) {
+	if rc.dir == "" {
+		return nil, nil
+	}
+	r := rc.rules
+	h := record.DuelHeader{Command: rc.command, Game: g + 1, Seed: rc.seed, Width: r.W, Height: r.H,
+		Players: names, HTTP: http, Subject: rc.subject, SubjectSeat: subjectSeat}
+	copy(h.Fleet[:], r.Fleet[1:])
+	w, err := record.CreateDuel(filepath.Join(rc.dir, fmt.Sprintf("duel-%04d.jsonl", g+1)), h)
+	if err != nil {
+		return nil, err
+	}
+	return &gameRecord{w: w, http: http}, nil
+}
+
+// hook records the game's fleets as placed and every shot, with a bot
+// server's time to answer.
+func (gr *gameRecord) hook(g *battleship.Game) {
+	if gr == nil {
+		return
+	}
+	ms := func(seat int, d time.Duration) time.Duration {
+		if !gr.http[seat] {
+			return 0 // an in-process player's time is no bot server's
+		}
+		return d
+	}
+	g.Placed = func(seat int, ships []battleship.Ship, d time.Duration) { gr.w.Fleet(seat, ships, ms(seat, d)) }
+	g.Fired = func(seat int, s battleship.Shot, d time.Duration) { gr.w.Shot(seat, s.Target, s.Result, ms(seat, d)) }
+}
+
+// end closes a game's record: its result, or the error that cut it short
+// (which it returns, joined with any writing error).
+func (gr *gameRecord) end(res gameResult, err error) error {
+	if gr == nil {
+		return err
+	}
+	winner := res.winner
+	if err != nil {
+		winner = -1
+	}
+	return errors.Join(err, gr.w.End(winner, res.invalid, err, errors.Is(err, context.Canceled)))
 }
 
 func newWinRate(wins, games int) *WinRate {
@@ -84,83 +159,6 @@ func newWinRate(wins, games int) *WinRate {
 		wr.Rate = round3(float64(wins) / float64(games))
 	}
 	return wr
-}
-
-// inprocGame plays game g of a run: the bot sits at g%2. st[0] collects the
-// bot's shot latencies (in-process: the engine's own time). rec (nil:
-// none) records the fleets and the shots (without latencies: in-process
-// times are no bot server's, and the record of a seed stays the same).
-func inprocGame(c Config, r battleship.Rules, bot, opp agents.Agent, g int, st [2]*callStats, rec *record.DuelWriter) (gameResult, error) {
-	botSeat := g % 2
-	players := [2]agents.Agent{}
-	players[botSeat], players[1-botSeat] = bot, opp
-	side := [2]uint64{}
-	side[botSeat], side[1-botSeat] = 0, 1
-	var games [2]agents.Game
-	var arenas [2]*battleship.Arena // the fleet each seat hides
-	for i := range 2 {
-		rng := rand.New(rand.NewPCG(c.Seed, uint64(g)<<1|side[i]))
-		games[i] = players[i].NewGame(players[1-i].Name(), r, rng)
-	}
-	hist := [2][]battleship.Strike{}
-	finish := func(res gameResult) (gameResult, error) {
-		for i := range 2 {
-			games[i].End(hist[i], hist[1-i])
-		}
-		return res, nil
-	}
-	for i := range 2 { // init: seat 0, then seat 1; a bad fleet loses at once
-		ships, err := games[i].Place()
-		if err == nil {
-			err = battleship.CheckPlacement(r, ships)
-		}
-		if err != nil {
-			return finish(gameResult{winner: 1 - i, invalid: "init: " + err.Error()})
-		}
-		arenas[i] = battleship.NewArena(r, ships)
-		rec.Fleet(i, ships, 0)
-	}
-	maxShots := c.shotCap(r) * 4
-	var done [2]bool
-	for turn := 0; ; turn++ {
-		i := turn % 2
-		if done[i] {
-			continue
-		}
-		if len(hist[i]) >= maxShots {
-			return finish(gameResult{winner: 1 - i, invalid: fmt.Sprintf("no win after %d shots", maxShots)})
-		}
-		t0 := time.Now()
-		x, y := games[i].Shoot(hist[i], hist[1-i])
-		if i == botSeat {
-			st[0].latencies = append(st[0].latencies, time.Since(t0))
-		}
-		if x < 0 || y < 0 || x >= r.W || y >= r.H {
-			return finish(gameResult{winner: 1 - i, invalid: fmt.Sprintf("play-turn: shot %d,%d is off the %dx%d board", x, y, r.W, r.H)})
-		}
-		target := battleship.FormatTarget(x, y)
-		res := arenas[1-i].Shoot(target)
-		hist[i] = append(hist[i], battleship.Strike{X: x, Y: y, OK: true, Result: battleship.ParseResult(res)})
-		rec.Shot(i, target, res, 0)
-		if res != battleship.ResultWin {
-			continue
-		}
-		if !c.Full {
-			return finish(gameResult{winner: i, shots: len(hist[i])})
-		}
-		// -full: the loser plays on until it sinks the fleet too; the
-		// winner is still the first to finish (seat 0 on equal counts).
-		done[i] = true
-		if done[1-i] {
-			w := 0
-			if len(hist[1]) < len(hist[0]) {
-				w = 1
-			}
-			res := gameResult{winner: w, shots: len(hist[w])}
-			res.both = [2]int{len(hist[botSeat]), len(hist[1-botSeat])}
-			return finish(res)
-		}
-	}
 }
 
 // total fills the totals once every game is tallied (winShots: the shots

@@ -39,8 +39,8 @@ func slowBot(t *testing.T, delay time.Duration) *httptest.Server {
 // can be tested without depending on the machine's speed: a bot answering
 // after 20 ms loses to a 1 ms limit and plays under a 10 min one.
 func TestTimeout(t *testing.T) {
-	c := Config{Mode: "target", Games: 1, Concurrency: 1, Seed: 1, Hidden: "uniform",
-		Rules: battleship.Rules{W: 3, H: 3, Fleet: battleship.Fleet{0, 1, 1}}}
+	c := TargetConfig{Setup: Setup{Games: 1, Concurrency: 1, Seed: 1, Rules: battleship.Rules{W: 3, H: 3, Fleet: battleship.Fleet{0, 1, 1}}},
+		Hidden: "uniform"}
 	for _, tt := range []struct {
 		limit time.Duration
 		wins  int
@@ -49,7 +49,7 @@ func TestTimeout(t *testing.T) {
 		// is still being computed when the second run asks the same game.
 		c.Bot = slowBot(t, 20*time.Millisecond).URL
 		c.Timeout = tt.limit
-		rep, err := Run(t.Context(), c, nil, nil)
+		rep, err := Target(t.Context(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,12 +66,12 @@ func TestTimeout(t *testing.T) {
 // players that learn nothing, seats alternate, and only in-process players
 // take part.
 func TestRunDuelInproc(t *testing.T) {
-	c := Config{Mode: "duel-inproc", Bot: "dg", Opponent: "dreadnought-static", Games: 8, Seed: 4, Hidden: "uniform",
-		Rules: battleship.Rules{W: 6, H: 6, Fleet: battleship.Fleet{0, 0, 1, 1}}}
+	c := DuelInprocConfig{Setup: Setup{Games: 8, Seed: 4, Rules: battleship.Rules{W: 6, H: 6, Fleet: battleship.Fleet{0, 0, 1, 1}}},
+		Bot: "dg", Opponent: "dreadnought-static"}
 	var reps [2]*Report
 	for i, n := range []int{1, 3} {
 		c.Concurrency = n
-		rep, err := Run(t.Context(), c, nil, nil)
+		rep, err := DuelInproc(t.Context(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestRunDuelInproc(t *testing.T) {
 		t.Errorf("concurrency changed the games: %+v %+v, %+v %+v", a, a.Shots, b, b.Shots)
 	}
 	c.Bot = "http://127.0.0.1:1/battleship"
-	if _, err := Run(t.Context(), c, nil, nil); !errors.Is(err, errNotInproc) {
+	if _, err := DuelInproc(t.Context(), c); !errors.Is(err, errNotInproc) {
 		t.Errorf("a URL in duel-inproc: %v", err)
 	}
 }

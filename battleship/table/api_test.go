@@ -32,7 +32,8 @@ func TestSetup(t *testing.T) {
 		{`{"ship2": 0, "ship3": 0, "ship4": 0, "ship5": 0}`, 400, "no ship"},
 		{`{"width": 3, "height": 3, "ship2": 0, "ship3": 2, "ship4": 0, "ship5": 0}`, 400, "more than half"},
 		{`{"width": 5, "height": 5, "ship2": 0, "ship3": 0, "ship4": 0, "ship5": 0, "ship6": 1}`, 400, "does not fit"},
-		{`{"opponent": "stupid"}`, 400, "opponent"},
+		{`{"opponent": "stupd"}`, 400, "opponent"},
+		{`{"opponent": "dreadnought"}`, 201, ""},
 		{`{"opponent": "url", "url": "ftp://x"}`, 400, "url"},
 		{`{"opponent": "url"}`, 400, "url"},
 		{`{"first": "me"}`, 400, "first"},
@@ -173,9 +174,9 @@ func TestGameByHTTP(t *testing.T) {
 // TestMapBudget: on a large board the maps stop being kept past the
 // table's budget; the review says so rather than growing without bound.
 func TestMapBudget(t *testing.T) {
-	g := &game{s: setup{r: battleship.Rules{W: 100, H: 100, Fleet: battleship.Fleet{0, 1}}}, env: testEnv(), opp: &engine{bot: battleship.NewBot(battleship.Options{})}}
+	g := &game{s: setup{r: battleship.Rules{W: 100, H: 100, Fleet: battleship.Fleet{0, 1}}}, env: testEnv()}
 	g.mapsB = mapBudget - 100*100 + 1
-	g.keepMap(t.Context(), question{s: g.s})
+	g.keepMap(&battleship.ShotMap{X: 3, Y: 2, P: make([]float64, 100*100)})
 	if len(g.maps) != 1 || g.maps[0].q != nil {
 		t.Fatalf("over the budget: %d maps, the last kept: %v", len(g.maps), g.maps[0].q != nil)
 	}

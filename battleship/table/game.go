@@ -1,13 +1,16 @@
 // Package table is battleship's table in gamebot play: a person against
-// our bot (in process) or any botsarena bot by URL, on any board and fleet
-// the arena allows. The person places a fleet (by hand, at random, or as
-// our bot would place it), then the two fire in turn, seat 0 first, as on
-// the arena. The bot is asked and judged exactly as the referee asks and
-// judges bots (battleship/referee); the person's seat sees what a bot on
-// the arena is told (each shot's result, never which ship sank) and the
-// bot's fleet only when the game is over. After the game: the replay (the
-// referee's report page, from the game's record) and, against our bot, the
-// map behind each of its shots (battleship.Bot.Explain).
+// our bot (in process), one of the referee's agents, or any botsarena bot
+// by URL, on any board and fleet the arena allows. The person places a
+// fleet (by hand, at random, or as our bot would place it), then the two
+// fire in turn, seat 0 first, as on the arena. The game is played by
+// battleship.Play, the referee's own loop, with the person as a player of
+// it that waits for the page; a bot server is asked and judged as the
+// referee asks and judges bots (battleship/remote). The person's seat
+// sees what a bot on the arena is told (each shot's result, never which
+// ship sank) and the bot's fleet only when the game is over. After the
+// game: the replay (the referee's report page, from the game's record)
+// and, against our bot, the map behind each of its shots
+// (battleship.Bot.Explain).
 package table
 
 import (
@@ -20,7 +23,9 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
-	"github.com/botarena/gamebot/battleship/referee"
+	"github.com/botarena/gamebot/battleship/agents"
+	"github.com/botarena/gamebot/battleship/players"
+	"github.com/botarena/gamebot/battleship/remote"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
@@ -78,8 +83,9 @@ type Options struct {
 	Ship4 *int `json:"ship4"`
 	Ship5 *int `json:"ship5"`
 	Ship6 *int `json:"ship6"`
-	// Opponent is "engine" (our bot, in process; the default) or "url" (a
-	// botsarena bot at URL).
+	// Opponent is "engine" (our bot, in process; the default), "url" (a
+	// botsarena bot at URL) or any player of battleship/players: one of
+	// the referee's agents by name, or a URL.
 	Opponent string `json:"opponent"`
 	URL      string `json:"url"`
 	// First is who shoots first (seat 0): "you" (the default), "bot" or
@@ -107,7 +113,8 @@ var arenaDefault = battleship.Fleet{0, 0, 1, 2, 1, 1, 0}
 // setup is a validated Options.
 type setup struct {
 	r      battleship.Rules
-	url    *url.URL // nil for our engine
+	url    *url.URL // a bot server (nil: in process)
+	agent  string   // one of the referee's agents ("": our engine)
 	you    int      // the person's seat (0 shoots first)
 	pace   time.Duration
 	name   string
@@ -126,6 +133,17 @@ func readOptions(b []byte, cfg Config) (setup, error) {
 		return setup{}, err
 	}
 	s := setup{r: battleship.Rules{W: 10, H: 10, Fleet: arenaDefault}, pace: DefaultPace * time.Millisecond, name: "guest"}
+	for _, read := range []func(*setup, *Options, Config) error{readBoard, readOpponent, readGame} {
+		if err := read(&s, &o, cfg); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// readBoard reads the board and the fleet: what the arena's form allows
+// and what a game can be played on.
+func readBoard(s *setup, o *Options, _ Config) error {
 	for _, f := range []struct {
 		name   string
 		v      *int
@@ -145,37 +163,63 @@ func readOptions(b []byte, cfg Config) (setup, error) {
 			continue
 		}
 		if *f.v < f.lo || *f.v > f.hi {
-			return s, invalid(f.name, "%d is out of %d..%d", *f.v, f.lo, f.hi)
+			return invalid(f.name, "%d is out of %d..%d", *f.v, f.lo, f.hi)
 		}
 		*f.to = *f.v
 	}
 	r := s.r
 	if r.Fleet.Ships() == 0 {
-		return s, invalid("ship1..ship6", "the fleet has no ship (the arena asks for at least one)")
+		return invalid("ship1..ship6", "the fleet has no ship (the arena asks for at least one)")
 	}
 	// The arena refuses a fleet covering more than half the board.
 	if a := r.Fleet.Area(); a > r.W*r.H/2 {
-		return s, invalid("ship1..ship6", "the fleet covers %d cells, more than half of the %dx%d board (%d): the arena refuses it", a, r.W, r.H, r.W*r.H/2)
+		return invalid("ship1..ship6", "the fleet covers %d cells, more than half of the %dx%d board (%d): the arena refuses it", a, r.W, r.H, r.W*r.H/2)
 	}
 	// The arena lets some fleets through that no placement fits (docs:
 	// its check is buggy); no game can be played with them.
 	if _, err := battleship.Place(r, rand.New(rand.NewPCG(1, 1)), battleship.PlaceOptions{}); err != nil {
-		return s, invalid("ship1..ship6", "%v", err)
+		return invalid("ship1..ship6", "%v", err)
 	}
+	return nil
+}
+
+// readOpponent reads who the person plays: our engine by default, "url"
+// naming the url field, or any player of battleship/players. A bot
+// server must be one the server allows.
+func readOpponent(s *setup, o *Options, cfg Config) error {
 	switch o.Opponent {
 	case "", "engine":
+		return nil
 	case "url":
-		if cfg.BotHosts.Off() {
-			return s, problem.New(problem.Forbidden, "bot URLs are off on this server (gamebot play -bot-hosts allows them)")
-		}
-		u, err := cfg.BotHosts.Check(o.URL)
-		if err != nil {
-			return s, problem.Wrap(err, "url")
-		}
-		s.url = u
-	default:
-		return s, invalid("opponent", "%q: want engine (our bot) or url (a botsarena bot)", o.Opponent)
+		return readURL(s, o.URL, cfg)
 	}
+	e, err := players.Resolve(o.Opponent)
+	switch {
+	case err != nil:
+		return invalid("opponent", "%q: want engine (our bot), url (a botsarena bot) or one of the referee's agents (%s)", o.Opponent, strings.Join(players.Names()[1:], ", "))
+	case e.URL != "":
+		return readURL(s, e.URL, cfg)
+	case !e.Self():
+		s.agent = e.Agent
+	}
+	return nil
+}
+
+func readURL(s *setup, raw string, cfg Config) error {
+	if cfg.BotHosts.Off() {
+		return problem.New(problem.Forbidden, "bot URLs are off on this server (gamebot play -bot-hosts allows them)")
+	}
+	u, err := cfg.BotHosts.Check(raw)
+	if err != nil {
+		return problem.Wrap(err, "url")
+	}
+	s.url = u
+	return nil
+}
+
+// readGame reads who shoots first, the pace, the person's name and the
+// seed, and draws what the seed decides.
+func readGame(s *setup, o *Options, _ Config) error {
 	if o.Seed != nil {
 		s.seed = *o.Seed
 	} else {
@@ -189,23 +233,23 @@ func readOptions(b []byte, cfg Config) (setup, error) {
 	case "random":
 		s.you = rng.IntN(2)
 	default:
-		return s, invalid("first", "%q: want you, bot or random", o.First)
+		return invalid("first", "%q: want you, bot or random", o.First)
 	}
 	if o.Pace != nil {
 		if *o.Pace < 0 || *o.Pace > maxPace {
-			return s, invalid("pace_ms", "%d is out of 0..%d", *o.Pace, maxPace)
+			return invalid("pace_ms", "%d is out of 0..%d", *o.Pace, maxPace)
 		}
 		s.pace = time.Duration(*o.Pace) * time.Millisecond
 	}
 	if n := strings.TrimSpace(o.Name); n != "" {
 		if len(n) > maxName || strings.ContainsFunc(n, func(c rune) bool { return c < ' ' }) {
-			return s, invalid("name", "want at most %d printable characters", maxName)
+			return invalid("name", "want at most %d printable characters", maxName)
 		}
 		s.name = n
 	}
 	// The arena numbers its games; a table's number comes from its seed.
 	s.gameID = 1 + rng.IntN(999_999)
-	return s, nil
+	return nil
 }
 
 // New starts a table from the page's setup options: the bot is asked for
@@ -220,10 +264,18 @@ func New(ctx context.Context, cfg Config, options []byte, env tables.Env) (table
 		cfg.Now = time.Now
 	}
 	var opp opponent
-	if s.url == nil {
-		opp = newEngine(s)
-	} else {
-		opp = &botServer{call: referee.RemoteVia(s.url.String(), cfg.Timeout, cfg.BotHosts.Dial(s.url)), url: s.url.String()}
+	switch {
+	case s.url != nil:
+		u := s.url.String()
+		opp = &botServer{Seat: remote.Seat{Call: remote.Via(u, cfg.Timeout, cfg.BotHosts.Dial(s.url)), GameID: s.gameID, Opponent: s.name}, url: u}
+	case s.agent != "":
+		a, err := agents.New(s.agent)
+		if err != nil {
+			return nil, tables.Seating{}, err
+		}
+		opp = &agent{a: a, g: a.NewGame(s.name, s.r, rand.New(rand.NewPCG(s.seed, 0xa6e47))), env: env}
+	default:
+		opp = newEngine(s, env)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	g := newGame(s, opp, env, cfg.Now(), cancel)

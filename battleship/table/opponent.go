@@ -3,38 +3,57 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/botarena/gamebot/battleship"
-	"github.com/botarena/gamebot/battleship/referee"
+	"github.com/botarena/gamebot/battleship/agents"
+	"github.com/botarena/gamebot/battleship/remote"
 	"github.com/botarena/gamebot/battleship/wire"
+	tables "github.com/botarena/gamebot/internal/table"
 )
 
-// opponent is the bot at a table: asked for its fleet once, then for a
-// shot on each of its turns, and judged as the arena judges answers.
+// opponent is the bot at a table, a player of the table's game: asked for
+// its fleet once, then for a shot on each of its turns, and judged as the
+// arena judges answers.
 type opponent interface {
+	battleship.Player
 	// label is the bot's name in the record and on the page.
 	label() string
 	// remote reports a bot server (its calls are timed in the record).
 	remote() bool
-	fleet(ctx context.Context, q question) ([]battleship.Ship, error)
-	// shoot returns the target as the arena records it.
-	shoot(ctx context.Context, q question) (string, error)
-	// explain is the map behind the shot the last shoot chose (nil: the
+	// explained is the map behind the shot the last Shoot chose (nil: the
 	// bot's reasons are not known here).
-	explain(q question) *battleship.ShotMap
+	explained() *battleship.ShotMap
 }
 
-// question is what the arena tells the bot: the game, its seat, the
-// person's name, and on a turn both histories in both readings (as sent,
-// and as the engine reads them).
-type question struct {
-	s          setup
-	seat       int
-	yours, his []wire.Strike
-	yoursP     []battleship.Strike
-	hisP       []battleship.Strike
-	at         *battleship.Arena // the fleet shot at
+// person is the person's seat as a player of the table's game: it waits
+// for the page's decisions, which Act hands it.
+type person struct {
+	fleets chan []battleship.Ship
+	shots  chan string
+}
+
+func newPerson() *person {
+	return &person{fleets: make(chan []battleship.Ship), shots: make(chan string)}
+}
+
+func (p *person) Place(ctx context.Context, _ *battleship.Turn) ([]battleship.Ship, error) {
+	select {
+	case f := <-p.fleets:
+		return f, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *person) Shoot(ctx context.Context, _ *battleship.Turn) (string, error) {
+	select {
+	case t := <-p.shots:
+		return t, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
 }
 
 // engine is our bot in process: a Bot of its own per table. A bot shared
@@ -43,52 +62,88 @@ type question struct {
 // changes the bot's memory between the shot and its explanation.
 type engine struct {
 	bot  *battleship.Bot
+	name string // the person's, as the bot is told it
 	seed uint64 // the game's, as the server draws it from game-id and seat
+	env  tables.Env
+	last *battleship.ShotMap
 }
 
-func newEngine(s setup) *engine {
-	return &engine{bot: battleship.NewBot(battleship.Options{}), seed: battleship.GameSeed(strconv.Itoa(s.gameID), 1-s.you)}
+func newEngine(s setup, env tables.Env) *engine {
+	return &engine{bot: battleship.NewBot(battleship.Options{}), name: s.name, seed: battleship.GameSeed(strconv.Itoa(s.gameID), 1-s.you), env: env}
 }
 
-func (*engine) label() string { return "gamebot" }
-func (*engine) remote() bool  { return false }
+func (*engine) label() string                    { return "gamebot" }
+func (*engine) remote() bool                     { return false }
+func (e *engine) explained() *battleship.ShotMap { return e.last }
 
-// fleet reads the engine's boats as the arena reads any bot's.
-func (e *engine) fleet(_ context.Context, q question) ([]battleship.Ship, error) {
-	boats, err := e.bot.Init(q.s.name, q.s.r, e.seed)
+// Place reads the engine's boats as the arena reads any bot's. Its
+// searches are CPU-bound: they run in one of the hub's thinking slots.
+func (e *engine) Place(ctx context.Context, t *battleship.Turn) ([]battleship.Ship, error) {
+	var boats []string
+	var err error
+	if derr := e.env.Decide(ctx, func() { boats, err = e.bot.Init(e.name, t.Rules, e.seed) }); derr != nil {
+		return nil, derr
+	}
 	if err != nil {
 		return nil, &wire.InvalidAnswer{Reason: err.Error()}
 	}
 	raw, _ := json.Marshal(boats)
-	return wire.ArenaBoats(q.s.r, raw)
+	return wire.ArenaBoats(t.Rules, raw)
 }
 
-func (e *engine) shoot(_ context.Context, q question) (string, error) {
-	x, y := e.bot.PlayTurn(q.s.name, q.s.r, q.yoursP, q.hisP, e.seed)
+// Shoot plays the engine's turn and keeps the map behind it, computed on
+// the bot as it stands after the shot, before anything changes it.
+func (e *engine) Shoot(ctx context.Context, t *battleship.Turn) (string, error) {
+	var x, y int
+	if err := e.env.Decide(ctx, func() {
+		x, y = e.bot.PlayTurn(e.name, t.Rules, t.YoursRead, t.HisRead, e.seed)
+		m := e.bot.Explain(e.name, t.Rules, t.YoursRead, e.seed)
+		e.last = &m
+	}); err != nil {
+		return "", err
+	}
 	raw, _ := json.Marshal(battleship.FormatTarget(x, y))
-	return wire.ArenaPlay(q.at, q.s.r, raw)
-}
-
-func (e *engine) explain(q question) *battleship.ShotMap {
-	m := e.bot.Explain(q.s.name, q.s.r, q.yoursP, e.seed)
-	return &m
+	return wire.ArenaPlay(t.Rules, raw)
 }
 
 // botServer is a botsarena bot at a URL, called as the arena calls it.
 type botServer struct {
-	call referee.CallFunc
-	url  string
+	remote.Seat
+	url string
 }
 
-func (b *botServer) label() string { return b.url }
-func (*botServer) remote() bool    { return true }
+func (b *botServer) label() string                { return b.url }
+func (*botServer) remote() bool                   { return true }
+func (*botServer) explained() *battleship.ShotMap { return nil }
 
-func (b *botServer) fleet(ctx context.Context, q question) ([]battleship.Ship, error) {
-	return referee.AskFleet(ctx, b.call, q.s.gameID, q.seat, q.s.r, q.s.name)
+// agent is one of the referee's in-process agents (battleship/agents),
+// one game of it per table.
+type agent struct {
+	a   agents.Agent
+	g   agents.Game
+	env tables.Env
 }
 
-func (b *botServer) shoot(ctx context.Context, q question) (string, error) {
-	return referee.AskShot(ctx, b.call, q.s.gameID, q.seat, q.s.r, q.s.name, q.yours, q.his, q.at)
+func (a *agent) label() string                { return a.a.Name() }
+func (*agent) remote() bool                   { return false }
+func (*agent) explained() *battleship.ShotMap { return nil }
+
+func (a *agent) Place(ctx context.Context, _ *battleship.Turn) ([]battleship.Ship, error) {
+	var ships []battleship.Ship
+	var err error
+	if derr := a.env.Decide(ctx, func() { ships, err = a.g.Place() }); derr != nil {
+		return nil, derr
+	}
+	return ships, err
 }
 
-func (*botServer) explain(question) *battleship.ShotMap { return nil }
+func (a *agent) Shoot(ctx context.Context, t *battleship.Turn) (string, error) {
+	var x, y int
+	if err := a.env.Decide(ctx, func() { x, y = a.g.Shoot(t.YoursRead, t.HisRead) }); err != nil {
+		return "", err
+	}
+	if r := t.Rules; x < 0 || y < 0 || x >= r.W || y >= r.H {
+		return "", &wire.InvalidAnswer{Reason: fmt.Sprintf("shot %d,%d is off the %dx%d board", x, y, r.W, r.H)}
+	}
+	return battleship.FormatTarget(x, y), nil
+}

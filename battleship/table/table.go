@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -13,10 +12,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
-	"github.com/botarena/gamebot/battleship/referee"
-	"github.com/botarena/gamebot/battleship/wire"
-	"github.com/botarena/gamebot/internal/i18n"
-	"github.com/botarena/gamebot/internal/problem"
+	"github.com/botarena/gamebot/battleship/remote"
 	tables "github.com/botarena/gamebot/internal/table"
 )
 
@@ -39,15 +35,21 @@ const (
 	validMax = 100
 )
 
-// game is one table: the person at seat you, the bot at the other.
+// game is one table: the person at seat you, the bot at the other. The
+// game itself is played by battleship.Play on the table's goroutine
+// (run); the table keeps what the views and the record show, told by the
+// game's hooks.
 type game struct {
 	s       setup
 	opp     opponent
+	you     *person
 	env     tables.Env
 	created time.Time
 	cancel  context.CancelFunc
-	wake    chan struct{} // the bot's goroutine looks at the table again
-	done    chan struct{} // closed when that goroutine is over
+	done    chan struct{} // closed when the game's goroutine is over
+	// actMu holds one person's action at a time, and a decision until the
+	// game has played it: the next action is read on the table it left.
+	actMu sync.Mutex
 
 	mu     sync.Mutex
 	seq    int
@@ -55,12 +57,13 @@ type game struct {
 	rng    *rand.Rand           // the person's random placements
 	placed []battleship.Ship    // the person's fleet so far
 	fleets [2][]battleship.Ship // by seat, once placed
-	arenas [2]*battleship.Arena // seat i's fleet, shot at by the other seat
 	initMS [2]time.Duration
-	shots  [2][]wire.Strike       // each seat's shots as the arena records them
-	parsed [2][]battleship.Strike // the same, as the engine reads them
-	fired  []fired                // both seats' shots in the order fired
-	maps   []*shotMap             // by the bot's shot (nil: not kept)
+	shots  [2]int  // each seat's shots fired
+	fired  []fired // both seats' shots in the order fired
+	// played is closed when the game has played the person's decision in
+	// flight (nil: none).
+	played chan struct{}
+	maps   []*shotMap // by the bot's shot (nil: not kept)
 	mapsB  int
 	shown  int // the bot's shot whose map the review shows
 	winner int // -1 until the game is over
@@ -97,7 +100,7 @@ type shotMap struct {
 }
 
 func newGame(s setup, opp opponent, env tables.Env, now time.Time, cancel context.CancelFunc) *game {
-	g := &game{s: s, opp: opp, env: env, created: now, cancel: cancel, wake: make(chan struct{}, 1), done: make(chan struct{}),
+	g := &game{s: s, opp: opp, you: newPerson(), env: env, created: now, cancel: cancel, done: make(chan struct{}),
 		phase: phasePlace, rng: rand.New(rand.NewPCG(s.seed, 0x9a17)), winner: -1}
 	if env.Notify == nil {
 		g.env.Notify = func() {}
@@ -111,7 +114,7 @@ func (g *game) bot() int { return 1 - g.s.you }
 
 // turn is the seat to shoot: seat 0 when both have shot as often.
 func (g *game) turn() int {
-	if len(g.shots[0]) == len(g.shots[1]) {
+	if g.shots[0] == g.shots[1] {
 		return 0
 	}
 	return 1
@@ -129,10 +132,6 @@ func (g *game) say(format string, args ...any) {
 // written to the records.
 func (g *game) changed(rec []byte) {
 	g.env.Notify()
-	select {
-	case g.wake <- struct{}{}:
-	default:
-	}
 	if rec != nil {
 		g.save(rec)
 	}
@@ -145,103 +144,96 @@ func (g *game) end(winner int, why, invalid string) []byte {
 	return g.recordBytes("")
 }
 
-// run is the bot's side: its fleet at once, then a shot on each of its
-// turns, until the game is over or ctx is done.
+// run plays the game: both fleets asked at once (the person places at
+// their own pace), then the shots in turn, the bot's after the table's
+// pace, until a fleet is sunk, the bot answers badly, or ctx is done.
 func (g *game) run(ctx context.Context) {
 	defer close(g.done)
-	bot := g.bot()
-	t0 := time.Now()
-	var ships []battleship.Ship
-	var err error
-	g.decide(ctx, func() { t0 = time.Now(); ships, err = g.opp.fleet(ctx, question{s: g.s, seat: bot}) })
-	d := time.Since(t0)
-	if ctx.Err() != nil {
-		return
+	var seats [2]battleship.Seat
+	seats[g.s.you].Player, seats[g.bot()].Player = g.you, g.opp
+	o, err := battleship.Play(ctx, battleship.Game{Rules: g.s.r, Seats: seats, AtOnce: true,
+		Gate: g.gate, Placed: g.placedHook, Fired: g.firedHook})
+	if err != nil || o.Fault == nil {
+		return // closed, or the last shot ended the game (firedHook)
+	}
+	why := remote.Reason(o.Fault.Err)
+	msg := fmt.Sprintf("%s answered badly (%s): on the arena that loses the game. You win.", g.opp.label(), why)
+	if o.Fault.Phase == "init" {
+		msg = fmt.Sprintf("%s's fleet is not valid (%s): on the arena that loses the game. You win.", g.opp.label(), why)
 	}
 	g.mu.Lock()
-	var rec []byte
-	if err != nil {
-		why := referee.Reason(err)
-		rec = g.end(g.s.you, fmt.Sprintf("%s's fleet is not valid (%s): on the arena that loses the game. You win.", g.opp.label(), why), "init: "+why)
-	} else {
-		g.fleets[bot], g.arenas[bot] = ships, battleship.NewArena(g.s.r, ships)
+	rec := g.end(g.s.you, msg, o.Fault.Phase+": "+why)
+	g.seq++
+	g.mu.Unlock()
+	g.changed(rec)
+}
+
+// gate paces the bot: a person sees its shot arrive.
+func (g *game) gate(ctx context.Context, seat int) error {
+	if seat != g.bot() || g.s.pace <= 0 {
+		return nil
+	}
+	t := time.NewTimer(g.s.pace)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// placedHook is told of a fleet placed: the bot's, or the person's once
+// they start the game.
+func (g *game) placedHook(seat int, ships []battleship.Ship, d time.Duration) {
+	g.mu.Lock()
+	g.fleets[seat] = ships
+	if seat == g.bot() {
 		if g.opp.remote() {
-			g.initMS[bot] = d
+			g.initMS[seat] = d
 		}
 		g.say("%s has placed its fleet.", g.opp.label())
-		g.begin()
+	} else {
+		g.phase = phaseWait
+		g.say("Your fleet is ready.")
+		g.donePerson()
+	}
+	g.begin()
+	g.seq++
+	g.mu.Unlock()
+	g.changed(nil)
+}
+
+// firedHook is told of a shot played; the bot's comes with the map
+// behind it.
+func (g *game) firedHook(seat int, s battleship.Shot, d time.Duration) {
+	var m *battleship.ShotMap
+	if seat == g.bot() {
+		m = g.opp.explained()
+	}
+	g.mu.Lock()
+	if seat == g.bot() && m != nil {
+		g.keepMap(m)
+	}
+	if seat == g.s.you || !g.opp.remote() {
+		d = 0 // no bot server's time
+	}
+	rec := g.fire(seat, s, d)
+	if seat == g.s.you {
+		g.donePerson()
 	}
 	g.seq++
 	g.mu.Unlock()
 	g.changed(rec)
-	for {
-		g.mu.Lock()
-		phase := g.phase
-		mine := phase == phasePlay && g.turn() == bot
-		q := question{s: g.s, seat: bot, at: g.arenas[g.s.you]}
-		if mine {
-			n, m := len(g.shots[bot]), len(g.shots[g.s.you])
-			q.yours, q.his = g.shots[bot][:n:n], g.shots[g.s.you][:m:m]
-			q.yoursP, q.hisP = g.parsed[bot][:n:n], g.parsed[g.s.you][:m:m]
-		}
-		g.mu.Unlock()
-		if phase == phaseOver {
-			return
-		}
-		if !mine {
-			select {
-			case <-ctx.Done():
-				return
-			case <-g.wake:
-			}
-			continue
-		}
-		if g.s.pace > 0 {
-			t := time.NewTimer(g.s.pace)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-t.C:
-			}
-		}
-		t0 := time.Now()
-		var target string
-		var err error
-		g.decide(ctx, func() { t0 = time.Now(); target, err = g.opp.shoot(ctx, q) })
-		d := time.Since(t0)
-		if ctx.Err() != nil {
-			return
-		}
-		g.mu.Lock()
-		if err != nil {
-			why := referee.Reason(err)
-			rec = g.end(g.s.you, fmt.Sprintf("%s answered badly (%s): on the arena that loses the game. You win.", g.opp.label(), why), "play-turn: "+why)
-		} else {
-			if !g.opp.remote() {
-				d = 0
-			}
-			rec = g.fire(bot, target, d)
-		}
-		g.seq++
-		g.mu.Unlock()
-		g.changed(rec)
-		if err == nil {
-			g.keepMap(ctx, q)
-		}
-	}
 }
 
-// decide runs a decision of our bot in one of the hub's thinking slots
-// (its searches are CPU-bound; a bot server's run elsewhere, at once).
-// When ctx ends while it waits, decide returns without running f: the
-// caller sees ctx's error.
-func (g *game) decide(ctx context.Context, f func()) {
-	if g.opp.remote() {
-		f()
-		return
+// donePerson tells the person's action in flight that the game has
+// played it (the caller holds the lock).
+func (g *game) donePerson() {
+	if g.played != nil {
+		close(g.played)
+		g.played = nil
 	}
-	_ = g.env.Decide(ctx, f)
 }
 
 // begin starts the shooting once both fleets are placed (the caller holds
@@ -258,48 +250,38 @@ func (g *game) begin() {
 	}
 }
 
-// fire applies seat's valid shot at target (the caller holds the lock)
-// and returns the record if it won the game.
-func (g *game) fire(seat int, target string, d time.Duration) []byte {
-	res := g.arenas[1-seat].Shoot(target)
-	x, y := cellOf(target)
-	g.shots[seat] = append(g.shots[seat], wire.Strike{Target: target, Result: res})
-	px, py, ok := battleship.ParseTarget(target)
-	g.parsed[seat] = append(g.parsed[seat], battleship.Strike{X: px, Y: py, OK: ok, Result: battleship.ParseResult(res)})
-	g.fired = append(g.fired, fired{seat: seat, target: target, result: res, x: x, y: y, ms: d})
-	what := map[string]string{battleship.ResultMiss: "miss", battleship.ResultHit: "hit", battleship.ResultSunk: "hit and sunk", battleship.ResultWin: "hit and sunk"}[res]
-	if target != battleship.FormatTarget(x, y) {
-		what += fmt.Sprintf(" (the arena compares %q with the ships' cells as text: never a hit)", target)
+// fire keeps seat's shot s (the caller holds the lock) and returns the
+// record if it won the game.
+func (g *game) fire(seat int, s battleship.Shot, d time.Duration) []byte {
+	x, y := cellOf(s.Target)
+	g.shots[seat]++
+	g.fired = append(g.fired, fired{seat: seat, target: s.Target, result: s.Result, x: x, y: y, ms: d})
+	what := map[string]string{battleship.ResultMiss: "miss", battleship.ResultHit: "hit", battleship.ResultSunk: "hit and sunk", battleship.ResultWin: "hit and sunk"}[s.Result]
+	if s.Target != battleship.FormatTarget(x, y) {
+		what += fmt.Sprintf(" (the arena compares %q with the ships' cells as text: never a hit)", s.Target)
 	}
 	if seat == g.s.you {
 		g.say("You fire at %d,%d: %s.", x, y, what)
 	} else {
 		g.say("%s fires at %d,%d: %s.", g.opp.label(), x, y, what)
 	}
-	if res != battleship.ResultWin {
+	if s.Result != battleship.ResultWin {
 		return nil
 	}
 	if seat == g.s.you {
-		return g.end(seat, fmt.Sprintf("You sank the last ship with your %s shot. You win.", ordinal(len(g.shots[seat]))), "")
+		return g.end(seat, fmt.Sprintf("You sank the last ship with your %s shot. You win.", ordinal(g.shots[seat])), "")
 	}
-	return g.end(seat, fmt.Sprintf("%s sank your last ship with its %s shot. You lose.", g.opp.label(), ordinal(len(g.shots[seat]))), "")
+	return g.end(seat, fmt.Sprintf("%s sank your last ship with its %s shot. You lose.", g.opp.label(), ordinal(g.shots[seat])), "")
 }
 
-// keepMap keeps the map behind the bot's latest shot, while the budget
-// allows. It runs on the bot's goroutine after the shot is shown, before
-// the bot plays again: nothing has changed the bot since.
-func (g *game) keepMap(ctx context.Context, q question) {
-	var m *battleship.ShotMap
-	g.decide(ctx, func() { m = g.opp.explain(q) })
-	if m == nil {
-		return
-	}
-	sm := &shotMap{m: *m, p: m.P[m.Y*q.s.r.W+m.X]}
+// keepMap keeps the map behind the bot's shot (the caller holds the
+// lock), its cells while the budget allows.
+func (g *game) keepMap(m *battleship.ShotMap) {
+	sm := &shotMap{m: *m, p: m.P[m.Y*g.s.r.W+m.X]}
 	sm.m.P = nil
 	for _, p := range m.P {
 		sm.top = max(sm.top, p)
 	}
-	g.mu.Lock()
 	if g.mapsB+len(m.P) <= mapBudget {
 		sm.q = make([]byte, len(m.P))
 		for c, p := range m.P {
@@ -310,15 +292,6 @@ func (g *game) keepMap(ctx context.Context, q question) {
 		g.mapsB += len(sm.q)
 	}
 	g.maps = append(g.maps, sm)
-	// The last shot's map comes after the view that ended the game.
-	over := g.phase == phaseOver
-	if over {
-		g.seq++
-	}
-	g.mu.Unlock()
-	if over {
-		g.env.Notify()
-	}
 }
 
 // ordinal is 1st, 2nd, 3rd, 4th…
@@ -346,282 +319,7 @@ func cellOf(target string) (int, int) {
 	return x, y
 }
 
-// action is what the page sends.
-type action struct {
-	// Type: place, remove, clear, random, bot, start (placing); shoot
-	// (playing); explain (over).
-	Type     string `json:"type"`
-	X        *int   `json:"x"`
-	Y        *int   `json:"y"`
-	Len      int    `json:"len"`
-	Vertical bool   `json:"vertical"`
-	// At is a typed shot: "x,y".
-	At   string `json:"at"`
-	Shot *int   `json:"shot"`
-}
-
-// Act applies the person's action decided on version seq; a watcher
-// decides nothing.
-func (g *game) Act(v tables.Viewer, seq int, body []byte) error {
-	var a action
-	if err := problem.DecodeStrict(body, &a); err != nil {
-		return err
-	}
-	if v.Seat.Watching() {
-		return tables.NotYours("a watcher decides nothing: the person at the table does")
-	}
-	g.mu.Lock()
-	if seq != g.seq {
-		cur := g.seq
-		g.mu.Unlock()
-		return tables.ErrStale(seq, cur)
-	}
-	rec, err := g.apply(a)
-	if err != nil {
-		g.mu.Unlock()
-		return err
-	}
-	g.seq++
-	g.mu.Unlock()
-	g.changed(rec)
-	return nil
-}
-
-// actionsOf are the action types a phase accepts.
-func (g *game) actionsOf() []string {
-	switch g.phase {
-	case phasePlace:
-		return []string{"place", "remove", "clear", "random", "bot", "start"}
-	case phasePlay:
-		if g.turn() == g.s.you {
-			return []string{"shoot"}
-		}
-	case phaseOver:
-		if len(g.maps) > 0 {
-			return []string{"explain"}
-		}
-	}
-	return []string{}
-}
-
-// apply applies a (the caller holds the lock); a refused action changes
-// nothing. It returns the record when the action ended the game.
-func (g *game) apply(a action) ([]byte, error) {
-	if !slices.Contains(g.actionsOf(), a.Type) {
-		why := map[string]string{phasePlace: "you are placing your fleet", phaseWait: "the bot is placing its fleet", phaseOver: "the game is over"}[g.phase]
-		if g.phase == phasePlay {
-			why = "it is " + g.opp.label() + "'s turn"
-		}
-		return nil, tables.Illegal(g.actionsOf(), "%q is not possible now: %s", a.Type, why)
-	}
-	r := g.s.r
-	switch a.Type {
-	case "place":
-		return nil, g.place(a)
-	case "remove":
-		if a.X == nil || a.Y == nil {
-			return nil, problem.Malformedf(`remove: {"type": "remove", "x": column, "y": row}`)
-		}
-		for i, s := range g.placed {
-			if covers(s, *a.X, *a.Y) {
-				g.placed = slices.Delete(g.placed, i, i+1)
-				g.say("Ship of %d taken off %d,%d.", s.L, s.X, s.Y)
-				return nil, nil
-			}
-		}
-		return nil, tables.Illegal(boats(g.placed), "no ship of yours covers %d,%d", *a.X, *a.Y)
-	case "clear":
-		g.placed = nil
-		g.say("Fleet cleared.")
-	case "random":
-		g.placed = battleship.RandomFleet(r, g.rng)
-		g.say("Fleet placed at random (every placement equally likely).")
-	case "bot":
-		boats, err := battleship.NewBot(battleship.Options{}).Init(g.opp.label(), r, g.rng.Uint64())
-		if err != nil {
-			return nil, tables.Illegal(g.actionsOf(), "the bot could not place this fleet: %v", err)
-		}
-		raw, _ := json.Marshal(boats)
-		ships, err := wire.ArenaBoats(r, raw)
-		if err != nil {
-			return nil, err
-		}
-		g.placed = ships
-		g.say("Fleet placed as our bot places its own.")
-	case "start":
-		if left := g.left(); len(left) > 0 {
-			return nil, tables.Illegal([]string{"place", "random", "bot"}, "your fleet is not complete: ships of length %v are still to place", left)
-		}
-		you := g.s.you
-		g.fleets[you], g.arenas[you] = slices.Clone(g.placed), battleship.NewArena(r, g.placed)
-		g.phase = phaseWait
-		g.say("Your fleet is ready.")
-		g.begin()
-	case "shoot":
-		return g.shoot(a)
-	case "explain":
-		if a.Shot == nil || *a.Shot < 0 || *a.Shot >= len(g.maps) {
-			return nil, tables.Illegal([]string{fmt.Sprintf("shot 0..%d", len(g.maps)-1)}, "no map for that shot")
-		}
-		g.shown = *a.Shot
-	}
-	return nil, nil
-}
-
-// place puts a ship of the person's (the caller holds the lock).
-func (g *game) place(a action) error {
-	r := g.s.r
-	left := g.left()
-	if a.X == nil || a.Y == nil {
-		return problem.Malformedf(`place: {"type": "place", "x": column, "y": row, "len": length, "vertical": false}`)
-	}
-	if !slices.Contains(left, a.Len) {
-		return tables.Illegal(left, "no ship of length %d is left to place", a.Len)
-	}
-	s := battleship.Ship{X: *a.X, Y: *a.Y, L: a.Len, Vertical: a.Vertical && a.Len > 1}
-	if err := battleship.CheckPlacement(battleship.Rules{W: r.W, H: r.H, Fleet: fleetOf(append(slices.Clone(g.placed), s))}, append(slices.Clone(g.placed), s)); err != nil {
-		return tables.Illegal(g.placements(a.Len), "ship %s: %v", s, err)
-	}
-	g.placed = append(g.placed, s)
-	dir := "across"
-	if s.Vertical {
-		dir = "down"
-	}
-	g.say("Ship of %d placed at %d,%d %s.", s.L, s.X, s.Y, dir)
-	return nil
-}
-
-// shoot fires the person's shot (the caller holds the lock).
-func (g *game) shoot(a action) ([]byte, error) {
-	r := g.s.r
-	var x, y int
-	switch {
-	case a.X != nil && a.Y != nil:
-		x, y = *a.X, *a.Y
-	case a.At != "":
-		xs, ys, ok := strings.Cut(a.At, ",")
-		var err1, err2 error
-		x, err1 = strconv.Atoi(strings.TrimSpace(xs))
-		y, err2 = strconv.Atoi(strings.TrimSpace(ys))
-		if !ok || err1 != nil || err2 != nil {
-			return nil, tables.Illegal(g.unshot(), "%q is not a cell: type x,y (column, row, from 0)", a.At)
-		}
-	default:
-		return nil, problem.Malformedf(`shoot: {"type": "shoot", "x": column, "y": row} or {"type": "shoot", "at": "x,y"}`)
-	}
-	if x < 0 || y < 0 || x >= r.W || y >= r.H {
-		return nil, tables.Illegal(g.unshot(), "%d,%d is off the %dx%d board (x 0..%d, y 0..%d)", x, y, r.W, r.H, r.W-1, r.H-1)
-	}
-	t := battleship.FormatTarget(x, y)
-	for _, s := range g.shots[g.s.you] {
-		if s.Target == t {
-			// The arena would take it (a wasted turn); a person's
-			// misclick is refused instead.
-			return nil, tables.Illegal(g.unshot(), "you already fired at %s", t)
-		}
-	}
-	return g.fire(g.s.you, t, 0), nil
-}
-
-// left lists the lengths the person has still to place, longest first.
-func (g *game) left() []int {
-	f := g.s.r.Fleet
-	for _, s := range g.placed {
-		f[s.L]--
-	}
-	out := []int{}
-	for l := battleship.MaxLen; l >= 1; l-- {
-		for range max(f[l], 0) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// unshot lists the cells the person has not fired at (the first
-// validMax).
-func (g *game) unshot() []string {
-	r := g.s.r
-	shot := map[string]bool{}
-	for _, s := range g.shots[g.s.you] {
-		shot[s.Target] = true
-	}
-	out := []string{}
-	for c := 0; c < r.Cells() && len(out) < validMax; c++ {
-		if t := battleship.FormatTarget(c%r.W, c/r.W); !shot[t] {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// placements lists where a ship of length l fits among the person's
-// ships, as the arena writes boats (the first validMax).
-func (g *game) placements(l int) []string {
-	r := g.s.r
-	out := []string{}
-	for c := 0; c < r.Cells() && len(out) < validMax; c++ {
-		for _, v := range []bool{false, true} {
-			if v && l == 1 {
-				continue
-			}
-			s := battleship.Ship{X: c % r.W, Y: c / r.W, L: l, Vertical: v}
-			ships := append(slices.Clone(g.placed), s)
-			if battleship.CheckPlacement(battleship.Rules{W: r.W, H: r.H, Fleet: fleetOf(ships)}, ships) == nil {
-				out = append(out, s.String())
-			}
-		}
-	}
-	return out
-}
-
-func fleetOf(ships []battleship.Ship) battleship.Fleet {
-	var f battleship.Fleet
-	for _, s := range ships {
-		if s.L >= 1 && s.L <= battleship.MaxLen {
-			f[s.L]++
-		}
-	}
-	return f
-}
-
-func boats(ships []battleship.Ship) []string {
-	out := make([]string, len(ships))
-	for i, s := range ships {
-		out[i] = s.String()
-	}
-	return out
-}
-
-func covers(s battleship.Ship, x, y int) bool {
-	x2, y2 := s.End()
-	return x >= s.X && x <= x2 && y >= s.Y && y <= y2
-}
-
-// Summary is the table's line in the lobby.
-func (g *game) Summary(*i18n.Printer) tables.Summary {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	st := map[string]string{phasePlace: "placing your fleet", phaseWait: "waiting for the bot's fleet"}[g.phase]
-	switch g.phase {
-	case phasePlay:
-		st = fmt.Sprintf("%d shots each, ", len(g.shots[g.s.you]))
-		if g.turn() == g.s.you {
-			st += "your turn"
-		} else {
-			st += "the bot's turn"
-		}
-	case phaseOver:
-		st = "over: you lost"
-		if g.winner == g.s.you {
-			st = "over: you won"
-		}
-	}
-	return tables.Summary{Title: fmt.Sprintf("%s vs %s, %dx%d", g.s.name, g.opp.label(), g.s.r.W, g.s.r.H), Status: st, Over: g.phase == phaseOver,
-		Created: g.created, Review: g.phase == phaseOver}
-}
-
-// Close stops the bot and waits for it; an unfinished game's record is
+// Close stops the game and waits for it; an unfinished game's record is
 // written as it stands.
 func (g *game) Close() {
 	g.cancel()

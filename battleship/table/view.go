@@ -132,7 +132,7 @@ func (g *game) View(tables.Viewer) (int, any) {
 	if g.phase == phaseOver {
 		// The game reveals the bot's fleet (if it placed one).
 		v.BotShips = shipViews(g.fleets[bot])
-		v.Result = &Result{Won: g.winner == you, Why: g.why, Shots: [2]int{len(g.shots[you]), len(g.shots[bot])}}
+		v.Result = &Result{Won: g.winner == you, Why: g.why, Shots: [2]int{g.shots[you], g.shots[bot]}}
 		if len(g.maps) > 0 {
 			v.Explain = g.explainView()
 		}
@@ -191,8 +191,16 @@ func (g *game) explainView() *Explain {
 	m := sm.m
 	e := &Explain{Shot: k, Of: len(g.maps), X: m.X, Y: m.Y, Map: sm.q, Top: sm.top, Best: m.Best,
 		Hunting: m.Hunting, Spread: m.Spread, Fallback: m.Fallback, Explanations: m.Explanations}
-	if k < len(g.shots[g.bot()]) {
-		e.R = resultWord[g.shots[g.bot()][k].Result]
+	n := 0
+	for _, f := range g.fired {
+		if f.seat != g.bot() {
+			continue
+		}
+		if n == k {
+			e.R = resultWord[f.result]
+			break
+		}
+		n++
 	}
 	e.P = sm.p
 	return e

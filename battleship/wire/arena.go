@@ -56,12 +56,8 @@ type TurnBoard struct {
 }
 
 // Strike is one history entry as the arena sends it: the shot exactly as
-// its shooter wrote it, and the arena's answer ("", "hit", "hit and
-// sunk").
-type Strike struct {
-	Target string `json:"target"`
-	Result string `json:"result"`
-}
+// its shooter wrote it, and the arena's answer.
+type Strike = battleship.Shot
 
 // NewInit is the init message of game gameID to seat, opponent named as
 // the arena names it.
@@ -162,14 +158,14 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 }
 
 // ArenaPlay reads a play-turn answer's "play" as the arena does: a JSON
-// string, a valid shot at a (the fleet shot at); it returns the target as
-// the arena compares it with ship cells.
-func ArenaPlay(a *battleship.Arena, r battleship.Rules, raw json.RawMessage) (string, error) {
+// string, a valid shot on r's board; it returns the target as the arena
+// compares it with ship cells.
+func ArenaPlay(r battleship.Rules, raw json.RawMessage) (string, error) {
 	var play string
 	if json.Unmarshal(raw, &play) != nil {
 		return "", invalidf("play is not a string", "play is not a string: %.40s", raw)
 	}
-	target, ok := a.ValidShot(play)
+	target, ok := battleship.ValidShot(r, play)
 	if !ok {
 		return "", invalidf(fmt.Sprintf("the shot is malformed or off the %dx%d board", r.W, r.H), "shot %q is malformed or off the %dx%d board", play, r.W, r.H)
 	}

@@ -1,65 +1,80 @@
 package referee
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net/http"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/agents"
+	"github.com/botarena/gamebot/battleship/players"
+	"github.com/botarena/gamebot/battleship/remote"
 	"github.com/botarena/gamebot/battleship/wire"
 )
 
-// player answers arena messages with raw bytes (the referee validates them
-// like the arena does).
-type player interface {
-	call(ctx context.Context, body []byte) ([]byte, error)
-	Name() string
+// contestant is a player of the HTTP modes, answering the arena's
+// messages: a bot server, or an in-process agent behind the messages.
+type contestant struct {
+	name  string // as the registry names it (reports, records)
+	label string // as the other seat is told it
+	call  remote.Call
+	http  bool         // a bot server: its calls are timed in records
+	agent *agentPlayer // an agent: told when a game ends
+	stop  func()
 }
 
-// httpPlayer posts to a URL with the arena's headers and time limit.
-type httpPlayer struct {
-	url    string
-	label  string
-	client *http.Client
-}
-
-func newHTTPPlayer(url, label string, timeout time.Duration) *httpPlayer {
-	return &httpPlayer{url: url, label: label, client: &http.Client{
-		Timeout: timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse // the arena does not follow redirects
-		},
-	}}
-}
-
-func (p *httpPlayer) Name() string { return p.label }
-
-func (p *httpPlayer) call(ctx context.Context, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
+// open resolves a player of the HTTP modes: "self" is the production
+// server on a loopback port, an agent is served the arena's messages in
+// process, and a URL is called as the arena calls it.
+func (h HTTP) open(text string, seed uint64) (*contestant, error) {
+	e, err := players.Resolve(text)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "*/*")
-	resp, err := p.client.Do(req)
-	if err != nil {
-		return nil, err
+	c := &contestant{name: e.Name, stop: func() {}}
+	switch {
+	case e.Self():
+		if h.Self == nil {
+			return nil, fmt.Errorf("player %q: no server to start it", text)
+		}
+		url, stop, err := h.Self()
+		if err != nil {
+			return nil, err
+		}
+		c.label, c.call, c.http, c.stop = e.Name, remote.New(url, h.timeout()), true, stop
+	case e.URL != "":
+		c.label, c.call, c.http = e.Name, remote.New(e.URL, h.timeout()), true
+	default:
+		a, err := agents.New(e.Agent)
+		if err != nil {
+			return nil, err
+		}
+		c.agent = newAgentPlayer(a, seed)
+		c.label, c.call = a.Name(), c.agent.call
 	}
-	defer resp.Body.Close()
-	return io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	return c, nil
 }
 
-// agentPlayer serves an agents.Agent over the arena's messages, so the HTTP duel
-// can pit a URL (or the production edge, "self") against the referee's
-// agents. Games are keyed by (game-id, player-index), as a real bot must.
+// seat is c at a game gameID, the other seat named opponent.
+func (c *contestant) seat(gameID int, opponent string) battleship.Player {
+	return remote.Seat{Call: c.call, GameID: gameID, Opponent: opponent}
+}
+
+// gameOver tells an agent that game gameID is over at seat (the arena
+// tells real bots nothing).
+func (c *contestant) gameOver(gameID, seat int) {
+	if c.agent != nil {
+		c.agent.gameOver(gameID, seat)
+	}
+}
+
+// agentPlayer serves an agents.Agent over the arena's messages, so the
+// HTTP modes can pit a URL (or the production edge, "self") against the
+// referee's agents. Games are keyed by (game-id, player-index), as a real
+// bot must key them.
 type agentPlayer struct {
 	a     agents.Agent
 	seed  uint64
@@ -80,8 +95,6 @@ type agentPlayerGame struct {
 func newAgentPlayer(a agents.Agent, seed uint64) *agentPlayer {
 	return &agentPlayer{a: a, seed: seed, games: make(map[agentGameKey]*agentPlayerGame)}
 }
-
-func (p *agentPlayer) Name() string { return p.a.Name() }
 
 func (p *agentPlayer) game(req *wire.Request) *agentPlayerGame {
 	k := agentGameKey{id: req.GameID, seat: req.PlayerIndex}

@@ -1,4 +1,4 @@
-package referee
+package remote
 
 import (
 	"encoding/json"
@@ -12,11 +12,10 @@ import (
 	"github.com/botarena/gamebot/battleship/wire"
 )
 
-// TestAsk: Remote posts the arena's message with its headers and reads
+// TestAsk: New posts the arena's message with its headers and reads
 // any status; AskFleet and AskShot judge the answers as the arena does.
 func TestAsk(t *testing.T) {
 	r := battleship.Rules{W: 4, H: 3, Fleet: battleship.Fleet{0, 1, 1}}
-	at := battleship.NewArena(r, []battleship.Ship{{X: 0, Y: 0, L: 1}, {X: 1, Y: 2, L: 2}})
 	var answer string
 	var got map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -34,7 +33,7 @@ func TestAsk(t *testing.T) {
 		_, _ = io.WriteString(w, answer)
 	}))
 	defer srv.Close()
-	call := Remote(srv.URL, 0)
+	call := New(srv.URL, 0)
 	for _, tt := range []struct {
 		answer string
 		ok     bool
@@ -68,7 +67,7 @@ func TestAsk(t *testing.T) {
 		{`not json`, ""},
 	} {
 		answer = tt.answer
-		target, err := AskShot(t.Context(), call, 7, 0, r, "you", yours, nil, at)
+		target, err := AskShot(t.Context(), call, 7, 0, r, "you", yours, nil)
 		var invalid *wire.InvalidAnswer
 		if target != tt.target || (tt.target == "") != errors.As(err, &invalid) {
 			t.Errorf("shot answer %s: %q, %v", tt.answer, target, err)
@@ -79,7 +78,7 @@ func TestAsk(t *testing.T) {
 		}
 	}
 	srv.Close()
-	if _, err := AskShot(t.Context(), call, 7, 0, r, "you", nil, nil, at); err == nil {
+	if _, err := AskShot(t.Context(), call, 7, 0, r, "you", nil, nil); err == nil {
 		t.Error("a bot that does not answer: no error")
 	}
 }

@@ -1,0 +1,334 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/botarena/gamebot/battleship"
+	"github.com/botarena/gamebot/battleship/wire"
+	"github.com/botarena/gamebot/internal/i18n"
+	"github.com/botarena/gamebot/internal/problem"
+	tables "github.com/botarena/gamebot/internal/table"
+)
+
+// action is what the page sends.
+type action struct {
+	// Type: place, remove, clear, random, bot, start (placing); shoot
+	// (playing); explain (over).
+	Type     string `json:"type"`
+	X        *int   `json:"x"`
+	Y        *int   `json:"y"`
+	Len      int    `json:"len"`
+	Vertical bool   `json:"vertical"`
+	// At is a typed shot: "x,y".
+	At   string `json:"at"`
+	Shot *int   `json:"shot"`
+}
+
+// Act applies the person's action decided on version seq; a watcher
+// decides nothing. A decision of the game's (the fleet, a shot) is handed
+// to the person's player, and Act returns once the game has played it.
+func (g *game) Act(v tables.Viewer, seq int, body []byte) error {
+	var a action
+	if err := problem.DecodeStrict(body, &a); err != nil {
+		return err
+	}
+	if v.Seat.Watching() {
+		return tables.NotYours("a watcher decides nothing: the person at the table does")
+	}
+	g.actMu.Lock()
+	defer g.actMu.Unlock()
+	g.mu.Lock()
+	if seq != g.seq {
+		cur := g.seq
+		g.mu.Unlock()
+		return tables.ErrStale(seq, cur)
+	}
+	d, err := g.apply(a)
+	if err != nil {
+		g.mu.Unlock()
+		return err
+	}
+	if d == nil {
+		g.seq++
+		g.mu.Unlock()
+		g.changed(nil)
+		return nil
+	}
+	played := make(chan struct{})
+	g.played = played
+	g.mu.Unlock()
+	return g.hand(a.Type, d, played)
+}
+
+// decision is the person's decision for the game: their fleet or a shot.
+type decision struct {
+	fleet  []battleship.Ship
+	target string
+}
+
+// hand gives the game the person's decision and waits until it is
+// played; a game over meanwhile (the bot lost at init) refuses it.
+func (g *game) hand(what string, d *decision, played chan struct{}) error {
+	sent := false
+	if d.fleet != nil {
+		select {
+		case g.you.fleets <- d.fleet:
+			sent = true
+		case <-g.done:
+		}
+	} else {
+		select {
+		case g.you.shots <- d.target:
+			sent = true
+		case <-g.done:
+		}
+	}
+	if sent {
+		select {
+		case <-played:
+			return nil
+		case <-g.done:
+		}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.played = nil
+	return tables.Illegal(g.actionsOf(), "%q is not possible now: the game is over", what)
+}
+
+// actionsOf are the action types a phase accepts.
+func (g *game) actionsOf() []string {
+	switch g.phase {
+	case phasePlace:
+		return []string{"place", "remove", "clear", "random", "bot", "start"}
+	case phasePlay:
+		if g.turn() == g.s.you {
+			return []string{"shoot"}
+		}
+	case phaseOver:
+		if len(g.maps) > 0 {
+			return []string{"explain"}
+		}
+	}
+	return []string{}
+}
+
+// apply applies a (the caller holds the lock); a refused action changes
+// nothing. It returns the person's decision for the game, if a is one.
+func (g *game) apply(a action) (*decision, error) {
+	if !slices.Contains(g.actionsOf(), a.Type) {
+		why := map[string]string{phasePlace: "you are placing your fleet", phaseWait: "the bot is placing its fleet", phaseOver: "the game is over"}[g.phase]
+		if g.phase == phasePlay {
+			why = "it is " + g.opp.label() + "'s turn"
+		}
+		return nil, tables.Illegal(g.actionsOf(), "%q is not possible now: %s", a.Type, why)
+	}
+	r := g.s.r
+	switch a.Type {
+	case "place":
+		return nil, g.place(a)
+	case "remove":
+		if a.X == nil || a.Y == nil {
+			return nil, problem.Malformedf(`remove: {"type": "remove", "x": column, "y": row}`)
+		}
+		for i, s := range g.placed {
+			if covers(s, *a.X, *a.Y) {
+				g.placed = slices.Delete(g.placed, i, i+1)
+				g.say("Ship of %d taken off %d,%d.", s.L, s.X, s.Y)
+				return nil, nil
+			}
+		}
+		return nil, tables.Illegal(boats(g.placed), "no ship of yours covers %d,%d", *a.X, *a.Y)
+	case "clear":
+		g.placed = nil
+		g.say("Fleet cleared.")
+	case "random":
+		g.placed = battleship.RandomFleet(r, g.rng)
+		g.say("Fleet placed at random (every placement equally likely).")
+	case "bot":
+		boats, err := battleship.NewBot(battleship.Options{}).Init(g.opp.label(), r, g.rng.Uint64())
+		if err != nil {
+			return nil, tables.Illegal(g.actionsOf(), "the bot could not place this fleet: %v", err)
+		}
+		raw, _ := json.Marshal(boats)
+		ships, err := wire.ArenaBoats(r, raw)
+		if err != nil {
+			return nil, err
+		}
+		g.placed = ships
+		g.say("Fleet placed as our bot places its own.")
+	case "start":
+		if left := g.left(); len(left) > 0 {
+			return nil, tables.Illegal([]string{"place", "random", "bot"}, "your fleet is not complete: ships of length %v are still to place", left)
+		}
+		return &decision{fleet: slices.Clone(g.placed)}, nil
+	case "shoot":
+		return g.shoot(a)
+	case "explain":
+		if a.Shot == nil || *a.Shot < 0 || *a.Shot >= len(g.maps) {
+			return nil, tables.Illegal([]string{fmt.Sprintf("shot 0..%d", len(g.maps)-1)}, "no map for that shot")
+		}
+		g.shown = *a.Shot
+	}
+	return nil, nil
+}
+
+// place puts a ship of the person's (the caller holds the lock).
+func (g *game) place(a action) error {
+	r := g.s.r
+	left := g.left()
+	if a.X == nil || a.Y == nil {
+		return problem.Malformedf(`place: {"type": "place", "x": column, "y": row, "len": length, "vertical": false}`)
+	}
+	if !slices.Contains(left, a.Len) {
+		return tables.Illegal(left, "no ship of length %d is left to place", a.Len)
+	}
+	s := battleship.Ship{X: *a.X, Y: *a.Y, L: a.Len, Vertical: a.Vertical && a.Len > 1}
+	if err := battleship.CheckPlacement(battleship.Rules{W: r.W, H: r.H, Fleet: fleetOf(append(slices.Clone(g.placed), s))}, append(slices.Clone(g.placed), s)); err != nil {
+		return tables.Illegal(g.placements(a.Len), "ship %s: %v", s, err)
+	}
+	g.placed = append(g.placed, s)
+	dir := "across"
+	if s.Vertical {
+		dir = "down"
+	}
+	g.say("Ship of %d placed at %d,%d %s.", s.L, s.X, s.Y, dir)
+	return nil
+}
+
+// shoot checks the person's shot (the caller holds the lock).
+func (g *game) shoot(a action) (*decision, error) {
+	r := g.s.r
+	var x, y int
+	switch {
+	case a.X != nil && a.Y != nil:
+		x, y = *a.X, *a.Y
+	case a.At != "":
+		xs, ys, ok := strings.Cut(a.At, ",")
+		var err1, err2 error
+		x, err1 = strconv.Atoi(strings.TrimSpace(xs))
+		y, err2 = strconv.Atoi(strings.TrimSpace(ys))
+		if !ok || err1 != nil || err2 != nil {
+			return nil, tables.Illegal(g.unshot(), "%q is not a cell: type x,y (column, row, from 0)", a.At)
+		}
+	default:
+		return nil, problem.Malformedf(`shoot: {"type": "shoot", "x": column, "y": row} or {"type": "shoot", "at": "x,y"}`)
+	}
+	if x < 0 || y < 0 || x >= r.W || y >= r.H {
+		return nil, tables.Illegal(g.unshot(), "%d,%d is off the %dx%d board (x 0..%d, y 0..%d)", x, y, r.W, r.H, r.W-1, r.H-1)
+	}
+	t := battleship.FormatTarget(x, y)
+	for _, f := range g.fired {
+		if f.seat == g.s.you && f.target == t {
+			// The arena would take it (a wasted turn); a person's
+			// misclick is refused instead.
+			return nil, tables.Illegal(g.unshot(), "you already fired at %s", t)
+		}
+	}
+	return &decision{target: t}, nil
+}
+
+// left lists the lengths the person has still to place, longest first.
+func (g *game) left() []int {
+	f := g.s.r.Fleet
+	for _, s := range g.placed {
+		f[s.L]--
+	}
+	out := []int{}
+	for l := battleship.MaxLen; l >= 1; l-- {
+		for range max(f[l], 0) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// unshot lists the cells the person has not fired at (the first
+// validMax).
+func (g *game) unshot() []string {
+	r := g.s.r
+	shot := map[string]bool{}
+	for _, f := range g.fired {
+		if f.seat == g.s.you {
+			shot[f.target] = true
+		}
+	}
+	out := []string{}
+	for c := 0; c < r.Cells() && len(out) < validMax; c++ {
+		if t := battleship.FormatTarget(c%r.W, c/r.W); !shot[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// placements lists where a ship of length l fits among the person's
+// ships, as the arena writes boats (the first validMax).
+func (g *game) placements(l int) []string {
+	r := g.s.r
+	out := []string{}
+	for c := 0; c < r.Cells() && len(out) < validMax; c++ {
+		for _, v := range []bool{false, true} {
+			if v && l == 1 {
+				continue
+			}
+			s := battleship.Ship{X: c % r.W, Y: c / r.W, L: l, Vertical: v}
+			ships := append(slices.Clone(g.placed), s)
+			if battleship.CheckPlacement(battleship.Rules{W: r.W, H: r.H, Fleet: fleetOf(ships)}, ships) == nil {
+				out = append(out, s.String())
+			}
+		}
+	}
+	return out
+}
+
+func fleetOf(ships []battleship.Ship) battleship.Fleet {
+	var f battleship.Fleet
+	for _, s := range ships {
+		if s.L >= 1 && s.L <= battleship.MaxLen {
+			f[s.L]++
+		}
+	}
+	return f
+}
+
+func boats(ships []battleship.Ship) []string {
+	out := make([]string, len(ships))
+	for i, s := range ships {
+		out[i] = s.String()
+	}
+	return out
+}
+
+func covers(s battleship.Ship, x, y int) bool {
+	x2, y2 := s.End()
+	return x >= s.X && x <= x2 && y >= s.Y && y <= y2
+}
+
+// Summary is the table's line in the lobby.
+func (g *game) Summary(*i18n.Printer) tables.Summary {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	st := map[string]string{phasePlace: "placing your fleet", phaseWait: "waiting for the bot's fleet"}[g.phase]
+	switch g.phase {
+	case phasePlay:
+		st = fmt.Sprintf("%d shots each, ", g.shots[g.s.you])
+		if g.turn() == g.s.you {
+			st += "your turn"
+		} else {
+			st += "the bot's turn"
+		}
+	case phaseOver:
+		st = "over: you lost"
+		if g.winner == g.s.you {
+			st = "over: you won"
+		}
+	}
+	return tables.Summary{Title: fmt.Sprintf("%s vs %s, %dx%d", g.s.name, g.opp.label(), g.s.r.W, g.s.r.H), Status: st, Over: g.phase == phaseOver,
+		Created: g.created, Review: g.phase == phaseOver}
+}
+
