@@ -331,4 +331,3 @@ func (g *game) Summary(*i18n.Printer) tables.Summary {
 	return tables.Summary{Title: fmt.Sprintf("%s vs %s, %dx%d", g.s.name, g.opp.label(), g.s.r.W, g.s.r.H), Status: st, Over: g.phase == phaseOver,
 		Created: g.created, Review: g.phase == phaseOver}
 }
-

@@ -186,3 +186,22 @@ func logText(v View) string {
 	b, _ := json.Marshal(v.Log)
 	return string(b)
 }
+
+// TestAgentOpponent: one of the referee's agents, named as the registry
+// names it, plays a whole game at a table.
+func TestAgentOpponent(t *testing.T) {
+	ts := newTestServer(t, Config{}, "")
+	id := ts.create(t, `{"width": 6, "height": 6, "ship2": 1, "ship3": 1, "ship4": 0, "ship5": 0, "pace_ms": 0, "seed": 2, "opponent": "dreadnought-static"}`)
+	seq, _ := ts.until(t, id, func(v View) bool { return strings.Contains(logText(v), "has placed its fleet") })
+	ts.mustAct(t, id, seq, `{"type": "random"}`)
+	ts.mustAct(t, id, seq+1, `{"type": "start"}`)
+	v := ts.playOut(t, id)
+	if v.Bot != "dreadnought-static" || v.Result == nil || len(v.BotShips) != 2 || v.Explain != nil {
+		t.Fatalf("the end: %+v", v)
+	}
+	code, rec := ts.call(t, "GET", "/play/tables/"+id+"/record", "")
+	d, err := record.ReadDuel(bytes.NewReader(rec))
+	if code != 200 || err != nil || d.Header.Players != [2]string{"guest", "dreadnought-static"} || d.End.Winner == nil {
+		t.Fatalf("record: %d %v %+v", code, err, d)
+	}
+}
