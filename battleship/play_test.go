@@ -49,7 +49,9 @@ func TestPlay(t *testing.T) {
 	var log []string
 	o, err := Play(t.Context(), Game{Rules: small, Seats: [2]Seat{{Player: a}, {Player: b}},
 		Placed: func(seat int, _ []Ship, _ time.Duration) { log = append(log, fmt.Sprintf("placed %d", seat)) },
-		Fired:  func(seat int, s Shot, _ time.Duration) { log = append(log, fmt.Sprintf("%d %s %q", seat, s.Target, s.Result)) }})
+		Fired: func(seat int, s Shot, _ time.Duration) {
+			log = append(log, fmt.Sprintf("%d %s %q", seat, s.Target, s.Result))
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,9 @@ func TestPlay(t *testing.T) {
 // answer to a turn loses, the cap loses, and the context's end is no one's
 // fault.
 func TestPlayFaults(t *testing.T) {
-	good := func() *script { return &script{fleet: []Ship{{X: 0, Y: 0, L: 1}, {X: 1, Y: 1, L: 2}}, targets: []string{"0,0", "0,0", "0,0"}} }
+	good := func() *script {
+		return &script{fleet: []Ship{{X: 0, Y: 0, L: 1}, {X: 1, Y: 1, L: 2}}, targets: []string{"0,0", "0,0", "0,0"}}
+	}
 	overlap := &script{fleet: []Ship{{X: 0, Y: 0, L: 1}, {X: 0, Y: 0, L: 2}}}
 	b := good()
 	o, err := Play(t.Context(), Game{Rules: small, Seats: [2]Seat{{Player: overlap}, {Player: b}}})

@@ -188,14 +188,20 @@ func (g *game) place(a action) error {
 		return tables.Illegal(left, "no ship of length %d is left to place", a.Len)
 	}
 	s := battleship.Ship{X: *a.X, Y: *a.Y, L: a.Len, Vertical: a.Vertical && a.Len > 1}
-	if err := battleship.CheckPlacement(battleship.Rules{W: r.W, H: r.H, Fleet: fleetOf(append(slices.Clone(g.placed), s))}, append(slices.Clone(g.placed), s)); err != nil {
-		return tables.Illegal(g.placements(a.Len), "ship %s: %v", s, err)
-	}
-	g.placed = append(g.placed, s)
 	dir := "across"
 	if s.Vertical {
 		dir = "down"
 	}
+	// One short sentence for the person; the places it fits, for tools,
+	// in the refusal's valid list.
+	if x2, y2 := s.End(); s.X < 0 || s.Y < 0 || x2 >= r.W || y2 >= r.H {
+		return tables.Illegal(g.placements(a.Len), "A ship of %d at %d,%d %s runs off the %dx%d board.", s.L, s.X, s.Y, dir, r.W, r.H)
+	}
+	ships := append(slices.Clone(g.placed), s)
+	if battleship.CheckPlacement(battleship.Rules{W: r.W, H: r.H, Fleet: fleetOf(ships)}, ships) != nil {
+		return tables.Illegal(g.placements(a.Len), "A ship of %d at %d,%d %s overlaps one of yours.", s.L, s.X, s.Y, dir)
+	}
+	g.placed = ships
 	g.say("Ship of %d placed at %d,%d %s.", s.L, s.X, s.Y, dir)
 	return nil
 }

@@ -112,14 +112,30 @@ var arenaDefault = battleship.Fleet{0, 0, 1, 2, 1, 1, 0}
 
 // setup is a validated Options.
 type setup struct {
-	r      battleship.Rules
-	url    *url.URL // a bot server (nil: in process)
-	agent  string   // one of the referee's agents ("": our engine)
-	you    int      // the person's seat (0 shoots first)
-	pace   time.Duration
-	name   string
-	seed   uint64
-	gameID int
+	r     battleship.Rules
+	url   *url.URL // a bot server (nil: in process)
+	agent string   // one of the referee's agents ("": our engine)
+	// opponent is the opponent as the setup named it.
+	opponent string
+	you      int // the person's seat (0 shoots first)
+	pace     time.Duration
+	name     string
+	seed     uint64
+	gameID   int
+}
+
+// again is the setup of a game like this one: its board, fleet,
+// opponent, seats, pace and name, with a seed of its own.
+func (s setup) again() *Options {
+	f := s.r.Fleet
+	o := &Options{Width: &s.r.W, Height: &s.r.H, Ship1: &f[1], Ship2: &f[2], Ship3: &f[3], Ship4: &f[4], Ship5: &f[5], Ship6: &f[6],
+		Opponent: s.opponent, First: []string{"you", "bot"}[s.you], Name: s.name}
+	if s.url != nil {
+		o.Opponent, o.URL = "url", s.url.String()
+	}
+	pace := int(s.pace.Milliseconds())
+	o.Pace = &pace
+	return o
 }
 
 // invalid is a setup the table cannot play: 400 naming the setting.
@@ -193,6 +209,7 @@ func readOpponent(s *setup, o *Options, cfg Config) error {
 	case "url":
 		return readURL(s, o.URL, cfg)
 	}
+	s.opponent = o.Opponent
 	e, err := players.Resolve(o.Opponent)
 	switch {
 	case err != nil:

@@ -24,17 +24,25 @@
     return (queue = queue.then(go, go));
   };
 
+  // build draws both boards: a row of column numbers, then each row with
+  // its number, from 0 as shots are typed. On a large board only every
+  // fifth or tenth line is numbered.
   function build(w, h) {
     W = w; H = h;
     const size = Math.max(0.45, Math.min(1.9, 30 / Math.max(w, h)));
+    const step = size >= 1.2 ? 1 : size >= 0.7 ? 5 : 10;
+    const label = (role, n) => el("div", { class: "lab", role }, n % step === 0 ? String(n) : "");
     for (const id of ids) {
       const b = $("#" + id);
       b.textContent = "";
       b.style.setProperty("--cell", size + "rem");
-      b.style.gridTemplateColumns = `repeat(${w}, var(--cell))`;
+      b.style.gridTemplateColumns = `var(--lab) repeat(${w}, var(--cell))`;
+      const head = el("div", { role: "row", class: "r" }, el("div", { class: "lab", role: "columnheader", "aria-label": "x" }, ""));
+      for (let x = 0; x < w; x++) head.append(label("columnheader", x));
+      b.append(head);
       cells[id] = [];
       for (let y = 0; y < h; y++) {
-        const row = el("div", { role: "row", class: "r" });
+        const row = el("div", { role: "row", class: "r" }, label("rowheader", y));
         for (let x = 0; x < w; x++) {
           const c = el("div", { class: "c", role: "gridcell", id: `${id}-${x}-${y}`, "data-x": x, "data-y": y });
           cells[id].push(c);
@@ -142,7 +150,7 @@
       case "wait": return `Waiting for ${name}'s fleet…`;
       case "play": return v.turn === "you" ? "Your turn: fire at the bot's waters." : `${name} is aiming…`;
     }
-    return v.result ? v.result.why : "";
+    return "";
   }
 
   function drawExplain() {
@@ -179,16 +187,43 @@
     b.theirs = v.at_me.length;
     b.explained = v.explain ? v.explain.shot : "";
     $("#placing").hidden = v.phase !== "place";
+    // The shot box stays in its place, out of sight while the bot aims.
     $("#fire-form").hidden = v.phase !== "play";
+    $("#fire-form").classList.toggle("idle", v.turn !== "you");
     $("#fire").disabled = v.turn !== "you";
     $("#after").hidden = v.phase !== "over";
     $("#theirs").classList.toggle("off", v.phase !== "play");
     $("#headline").textContent = headline();
+    $("#headline").hidden = v.phase === "over";
     $("#theirs-h").textContent = `${v.bot}'s waters`;
     $("#mine-tally").textContent = `${v.bot}: ${v.at_me.length} shots, ${v.sunk_by_bot} of ${v.ships} of your ships sunk`;
     $("#theirs-tally").textContent = `You: ${v.at_bot.length} shots, ${v.sunk_by_you} of ${v.ships} ships sunk`;
-    $("#result").textContent = v.result ? v.result.why + ` You fired ${v.result.shots[0]} shots, ${v.bot} ${v.result.shots[1]}.` : "";
+    renderOver();
     draw();
+  }
+
+  // renderOver: the result, first thing on the table once the game is
+  // over, with what to do next.
+  function renderOver() {
+    const r = v.result;
+    $("#over").hidden = !r;
+    if (!r) return;
+    $("#result").textContent = `${r.why} You fired ${r.shots[0]} shots, ${v.bot} ${r.shots[1]}.`;
+    $("#result").classList.toggle("good", r.won);
+    $("#result").classList.toggle("bad", !r.won);
+    $("#again-btn").hidden = !v.again;
+    $("#over-review").href = $("#review-link").href;
+    $("#over-review").hidden = $("#review-link").hidden;
+  }
+
+  // again sets a table with the same board, fleet and opponent, and goes
+  // to it.
+  async function again() {
+    if (!v || !v.again) return;
+    const r = await fetch("/play/api/battleship/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(v.again) });
+    const b = await r.json().catch(() => ({}));
+    if (r.status !== 201) { Kit.say(b.error || `error ${r.status}`, true); return; }
+    location.href = b.url;
   }
 
   // act is a click or Enter on cell i of board id.
@@ -272,9 +307,13 @@
     const f = $("#fire-at");
     if (await send({ type: "shoot", at: f.value })) f.value = "";
   });
+  $("#again-btn").addEventListener("click", again);
   $("#setup-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    Kit.create(Kit.form(e.target));
+    const o = Kit.form(e.target);
+    if (o.opponent === "agent") o.opponent = o.agent; // a name of the registry
+    delete o.agent;
+    Kit.create(o);
   });
   $("#help-btn").addEventListener("click", (e) => {
     const h = $("#help");

@@ -255,3 +255,78 @@ func TestPageWeight(t *testing.T) {
 		t.Fatalf("the page weighs %d bytes, over 60 KB", w)
 	}
 }
+
+// TestPageAtAGlance: at a laptop's and a phone's size, the boards are
+// numbered from 0 on both axes, a legend says what the marks mean, a
+// refused placement says why in one short sentence, only the controls
+// the view offers are visible, and a finished game's result, "play
+// again" and "review" are at the top of the window; play again sets the
+// same game again.
+func TestPageAtAGlance(t *testing.T) {
+	for _, size := range []browsertest.Options{{Width: 1366, Height: 768}, {Width: 390, Height: 844}} {
+		t.Run(fmt.Sprintf("%dx%d", size.Width, size.Height), func(t *testing.T) {
+			ts := newTestServer(t, Config{}, "")
+			id := ts.create(t, `{"width": 5, "height": 4, "ship1": 1, "ship2": 0, "ship3": 1, "ship4": 0, "ship5": 0, "pace_ms": 0, "seed": 8}`)
+			p := browsertest.OpenURLWith(t, ts.URL+"/play/battleship?t="+url.QueryEscape(id), "table", size)
+			p.Wait(`body[data-phase="place"]`)
+			offered := func(phase string, shown, hidden []string) {
+				t.Helper()
+				for _, sel := range shown {
+					if !p.Shown(sel) {
+						t.Errorf("%s: %s is not shown", phase, sel)
+					}
+				}
+				for _, sel := range hidden {
+					if p.Shown(sel) {
+						t.Errorf("%s: %s is shown, and the view does not offer it", phase, sel)
+					}
+				}
+			}
+			after := []string{"#again-btn", "#over-review", "#map-prev", "#map-next", "#review-link", "#record-link"}
+			playing := []string{"#fire", "#fire-at"}
+			placing := []string{"#rotate", "#random", "#botplace", "#clear", "#start"}
+			offered("placing", placing, append(append([]string{"#create", "#result"}, after...), playing...))
+			if got := p.Count(`#mine .lab[role="columnheader"]`); got != 6 || p.TextOf(`#mine .lab[role="rowheader"]`) != "0" {
+				t.Errorf("the board's axes: %d column labels, first row %q", got, p.TextOf(`#mine .lab[role="rowheader"]`))
+			}
+			if !p.Shown("#legend") || p.Count("#legend li") < 6 {
+				t.Error("no legend")
+			}
+			// A ship of 3 across from the last column runs off the board,
+			// in a second tab: the browser logs the refusal's 422 as an
+			// error, which Check would count against the first.
+			q := browsertest.OpenURLWith(t, ts.URL+"/play/battleship?t="+url.QueryEscape(id), "table", size)
+			q.Wait(`body[data-phase="place"]`)
+			q.ClickOn(`#mine [data-x="4"][data-y="0"]`)
+			q.WaitUntil(`document.querySelector("#status").textContent !== ""`)
+			if msg := q.TextOf("#status"); len(msg) > 80 || !strings.Contains(msg, "off the 5x4 board") || !q.InViewport("#status") {
+				t.Errorf("the refusal reads %q (%d characters)", msg, len(msg))
+			}
+			p.ClickOn("#random")
+			p.ClickOn("#start")
+			p.Wait(`body[data-phase="play"][data-turn="you"]`)
+			offered("playing", playing, append(append([]string{"#result"}, placing...), after...))
+			ts.playOut(t, id)
+			p.Wait(`body[data-phase="over"]`)
+			p.Wait(`body[data-explained="0"]`)
+			offered("over", after, append(append([]string{"#create", "#headline"}, placing...), playing...))
+			for _, sel := range []string{"#result", "#again-btn", "#over-review"} {
+				if !p.InViewport(sel) {
+					t.Errorf("%s is not in the first viewport", sel)
+				}
+			}
+			if n := browsertest.Eval[int](p, `document.querySelectorAll(".banner:not([hidden]):not(:empty)").length`); n != 1 {
+				t.Errorf("%d banners at the end, want the result's alone", n)
+			}
+			p.ClickOn("#again-btn")
+			p.Wait(`body[data-phase="place"]`)
+			if u := p.Location(); strings.Contains(u, url.QueryEscape(id)) {
+				t.Errorf("play again stayed at %s", u)
+			}
+			if d := p.TextOf("#headline"); !strings.Contains(d, "2 ships left") {
+				t.Errorf("the new game: %q", d)
+			}
+			p.Check()
+		})
+	}
+}

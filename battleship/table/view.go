@@ -40,8 +40,12 @@ type View struct {
 	Result   *Result    `json:"result,omitempty"`
 	// Explain is the map behind one of the bot's shots, once the game is
 	// over (our bot only).
-	Explain *Explain  `json:"explain,omitempty"`
-	Log     []logLine `json:"log"`
+	Explain *Explain `json:"explain,omitempty"`
+	// Again is the setup of a game like this one (the same board, fleet,
+	// opponent and seats, a new seed), once the game is over, for the
+	// person to play again.
+	Again *Options  `json:"again,omitempty"`
+	Log   []logLine `json:"log"`
 }
 
 // ShipView is a ship: its first cell, its length, down or across.
@@ -94,7 +98,7 @@ var resultWord = map[string]string{battleship.ResultMiss: "miss", battleship.Res
 // View is the person's view at its version. A watcher sees what the
 // person sees (their own fleet, every shot, the bot's fleet only once the
 // game is over) and may do nothing.
-func (g *game) View(tables.Viewer) (int, any) {
+func (g *game) View(viewer tables.Viewer) (int, any) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r, you, bot := g.s.r, g.s.you, g.bot()
@@ -135,6 +139,9 @@ func (g *game) View(tables.Viewer) (int, any) {
 		v.Result = &Result{Won: g.winner == you, Why: g.why, Shots: [2]int{g.shots[you], g.shots[bot]}}
 		if len(g.maps) > 0 {
 			v.Explain = g.explainView()
+		}
+		if !viewer.Seat.Watching() {
+			v.Again = g.s.again()
 		}
 	}
 	v.Log = g.log[max(0, len(g.log)-logKeep):]

@@ -165,7 +165,7 @@ func TestRecordShowReport(t *testing.T) {
 	}
 	html, _ := os.ReadFile(page)
 	for _, want := range []string{"Battleship report: self", "of 4 finished games (4 won)", "Wilson 95% interval 51.0% – 100.0%",
-		"Shots to win", "Latency of the bot servers", "play-turn", "Duel viewer", "game 3: self vs stupid"} {
+		"needed to win", "Latency of the bot servers", "play-turn", "Duel viewer", "game 3: self vs stupid"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("report lacks %q", want)
 		}
