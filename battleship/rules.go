@@ -1,6 +1,10 @@
-// Package battleship is the engine of the botsArena battleship bot: fleet
-// placement, shot selection and the decoding of the arena's payload. It has
-// no HTTP dependency; the server package wraps it in a handler.
+// Package battleship is the engine of the botsArena battleship bot: the
+// rules and the arena's judging (Rules, Arena, CheckPlacement), fleet
+// placement, shot selection, the memory of opponents (Bot), and the one
+// game loop (Play) by which battleref's games and gamebot play's tables
+// are played. The arena's messages are battleship/wire's; the engine
+// makes and serves no HTTP call: the server package serves it, and
+// battleship/remote calls bot servers.
 package battleship
 
 import "github.com/botarena/gamebot/internal/problem"

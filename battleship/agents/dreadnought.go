@@ -445,9 +445,31 @@ func (g *dnGame) targetMap() {
 // mass 1, a fifth next to known hits, weighted by the hit-rate prior and
 // normalised per ship.
 func (g *dnGame) huntMap() {
+	rem, live := g.afloat()
+	clear(g.score)
+	for l := 1; l <= battleship.MaxLen; l++ {
+		if rem[l] == 0 {
+			continue
+		}
+		clear(g.post)
+		g.spread(l, live)
+		sum := 0.0
+		for _, v := range g.post {
+			sum += v
+		}
+		if sum > 0 {
+			for c, v := range g.post {
+				g.score[c] += float64(rem[l]) * v / sum
+			}
+		}
+	}
+}
+
+// afloat is, over the hypotheses, the most ships of each length that may
+// still be afloat, and the hit cells that may belong to one.
+func (g *dnGame) afloat() (battleship.Fleet, []bool) {
 	r := g.b.r
-	w, n := r.W, r.Cells()
-	live := make([]bool, n)
+	live := make([]bool, r.Cells())
 	var rem battleship.Fleet
 	for _, h := range g.hyps {
 		u := g.used(h)
@@ -465,71 +487,67 @@ func (g *dnGame) huntMap() {
 			}
 		}
 	}
+	return rem, live
+}
+
+// spread adds to g.post the mass of every placement of a ship of length
+// l over open cells (unknown, or a live hit), each orientation of mass 1.
+func (g *dnGame) spread(l int, live []bool) {
+	r := g.b.r
+	w := r.W
 	open := func(c int) bool { return g.b.state[c] == cUnknown || live[c] }
-	nearHit := func(c int) bool {
-		x, y := c%w, c/w
-		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			nx, ny := x+d[0], y+d[1]
-			if nx >= 0 && ny >= 0 && nx < w && ny < r.H {
-				if st := g.b.state[ny*w+nx]; st == cHit || st == cSunk {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	clear(g.score)
-	for l := 1; l <= battleship.MaxLen; l++ {
-		if rem[l] == 0 {
+	for vert := range 2 {
+		if l == 1 && vert == 1 {
 			continue
 		}
-		clear(g.post)
-		for vert := range 2 {
-			if l == 1 && vert == 1 {
-				continue
-			}
-			dx, dy, step := 1, 0, 1
-			if vert == 1 {
-				dx, dy, step = 0, 1, w
-			}
-			if (dx == 1 && l > w) || (dy == 1 && l > r.H) {
-				continue
-			}
-			base := 1 / float64((r.W-l*dx+dx)*(r.H-l*dy+dy))
-			for y := 0; y+dy*(l-1) < r.H; y++ {
-				for x := 0; x+dx*(l-1) < w; x++ {
-					start := y*w + x
-					ok, near := true, false
-					for i, c := 0, start; i < l; i, c = i+1, c+step {
-						if !open(c) {
-							ok = false
-							break
-						}
-						near = near || nearHit(c)
+		dx, dy, step := 1, 0, 1
+		if vert == 1 {
+			dx, dy, step = 0, 1, w
+		}
+		if (dx == 1 && l > w) || (dy == 1 && l > r.H) {
+			continue
+		}
+		base := 1 / float64((r.W-l*dx+dx)*(r.H-l*dy+dy))
+		for y := 0; y+dy*(l-1) < r.H; y++ {
+			for x := 0; x+dx*(l-1) < w; x++ {
+				start := y*w + x
+				ok, near := true, false
+				for i, c := 0, start; i < l; i, c = i+1, c+step {
+					if !open(c) {
+						ok = false
+						break
 					}
-					if !ok {
-						continue
-					}
-					p := base
-					if near {
-						p *= dnNearHit
-					}
-					for i, c := 0, start; i < l; i, c = i+1, c+step {
-						if g.b.state[c] != cHit {
-							g.post[c] += p * g.hist[c]
-						}
+					near = near || g.nearHit(c)
+				}
+				if !ok {
+					continue
+				}
+				p := base
+				if near {
+					p *= dnNearHit
+				}
+				for i, c := 0, start; i < l; i, c = i+1, c+step {
+					if g.b.state[c] != cHit {
+						g.post[c] += p * g.hist[c]
 					}
 				}
 			}
 		}
-		sum := 0.0
-		for _, v := range g.post {
-			sum += v
-		}
-		if sum > 0 {
-			for c, v := range g.post {
-				g.score[c] += float64(rem[l]) * v / sum
+	}
+}
+
+// nearHit reports a cell next to a hit or sunk cell.
+func (g *dnGame) nearHit(c int) bool {
+	r := g.b.r
+	w := r.W
+	x, y := c%w, c/w
+	for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		nx, ny := x+d[0], y+d[1]
+		if nx >= 0 && ny >= 0 && nx < w && ny < r.H {
+			if st := g.b.state[ny*w+nx]; st == cHit || st == cSunk {
+				return true
 			}
 		}
 	}
+	return false
 }

@@ -274,143 +274,169 @@ func FindDuel(path string, n int) (*Duel, error) {
 // the rules and every result must be the arena's. Unknown line types are
 // skipped; anything inconsistent is an error naming its line.
 func ReadDuel(r io.Reader) (*Duel, error) {
-	d := &Duel{}
-	var rules battleship.Rules
-	var arenas [2]*battleship.Arena // each seat's fleet, shot at by the other
-	var shots [2]int
+	dr := &duelReader{d: &Duel{}}
 	err := jsonl.Scan(r, func(n int, typ string, b []byte) error {
-		if n == 1 {
-			if typ != TypeDuel {
-				return jsonl.LineError(n, "a duel record starts with a %q line, not %q", TypeDuel, typ)
-			}
-			h := &d.Header
-			if err := jsonl.Strict(b, h); err != nil {
-				return jsonl.LineError(n, "%v", err)
-			}
-			if h.Version < 1 || h.Version > DuelVersion {
-				return jsonl.LineError(n, "format version %d (this reader knows 1..%d)", h.Version, DuelVersion)
-			}
-			rules = h.Rules()
-			if err := rules.Check(); err != nil {
-				return jsonl.LineError(n, "rules: %v", err)
-			}
-			if h.SubjectSeat != 0 && h.SubjectSeat != 1 {
-				return jsonl.LineError(n, "subject seat %d", h.SubjectSeat)
-			}
-			return nil
-		}
-		if d.End != nil {
+		switch {
+		case n == 1:
+			return dr.header(n, typ, b)
+		case dr.d.End != nil:
 			return jsonl.LineError(n, "a line after the end line")
-		}
-		seatOK := func(s int) error {
-			if s != 0 && s != 1 {
-				return jsonl.LineError(n, "seat %d", s)
-			}
-			return nil
-		}
-		switch typ {
-		case TypeDuel:
+		case typ == TypeDuel:
 			return jsonl.LineError(n, "a second header")
-		case TypeFleet:
-			var l FleetLine
-			if err := jsonl.Strict(b, &l); err != nil {
-				return jsonl.LineError(n, "%v", err)
-			}
-			if err := seatOK(l.Seat); err != nil {
-				return err
-			}
-			if d.Fleets[l.Seat] != nil || len(d.Shots) > 0 {
-				return jsonl.LineError(n, "a second fleet for seat %d, or a fleet after the shots", l.Seat)
-			}
-			ships := make([]battleship.Ship, 0, len(l.Ships))
-			for _, cells := range l.Ships {
-				s, err := shipOf(rules, cells)
-				if err != nil {
-					return jsonl.LineError(n, "%v", err)
-				}
-				ships = append(ships, s)
-			}
-			if err := battleship.CheckPlacement(rules, ships); err != nil {
-				return jsonl.LineError(n, "%v", err)
-			}
-			d.Fleets[l.Seat], d.FleetMS[l.Seat] = ships, l.MS
-			arenas[l.Seat] = battleship.NewArena(rules, ships)
-		case TypeShot:
-			var l ShotLine
-			if err := jsonl.Strict(b, &l); err != nil {
-				return jsonl.LineError(n, "%v", err)
-			}
-			if err := seatOK(l.Seat); err != nil {
-				return err
-			}
-			if arenas[0] == nil || arenas[1] == nil {
-				return jsonl.LineError(n, "a shot before both fleets")
-			}
-			if l.Shot != len(d.Shots)+1 {
-				return jsonl.LineError(n, "shot %d after %d shots", l.Shot, len(d.Shots))
-			}
-			x, y := l.Cell[0], l.Cell[1]
-			if x < 0 || y < 0 || x >= rules.W || y >= rules.H {
-				return jsonl.LineError(n, "cell %v is off the %dx%d board", l.Cell, rules.W, rules.H)
-			}
-			target := battleship.FormatTarget(x, y)
-			if l.Target != "" {
-				if t, ok := arenas[1-l.Seat].ValidShot(l.Target); !ok || t != l.Target || l.Target == target {
-					return jsonl.LineError(n, "target %q: not a valid shot written otherwise than %q", l.Target, target)
-				}
-				if c, ok := targetCell(l.Target); !ok || c != l.Cell {
-					return jsonl.LineError(n, "target %q is not cell %v", l.Target, l.Cell)
-				}
-				target = l.Target
-			}
-			him := arenas[1-l.Seat]
-			if him.Remaining() == 0 {
-				return jsonl.LineError(n, "seat %d shoots at a fleet already sunk", l.Seat)
-			}
-			want := ResultMiss
-			switch battleship.ParseResult(him.Shoot(target)) {
-			case battleship.Hit:
-				want = ResultHit
-			case battleship.Sunk:
-				want = ResultSunk
-			}
-			if l.Result != want {
-				return jsonl.LineError(n, "result %q, the arena answers %q", l.Result, want)
-			}
-			s := Shot{ShotLine: l, Line: n, Ship: -1}
-			if want != ResultMiss {
-				s.Ship = shipAt(d.Fleets[1-l.Seat], l.Cell)
-			}
-			d.Shots = append(d.Shots, s)
-			shots[l.Seat]++
-		case TypeEnd:
-			var l DuelEnd
-			if err := jsonl.Strict(b, &l); err != nil {
-				return jsonl.LineError(n, "%v", err)
-			}
-			if l.Shots != shots {
-				return jsonl.LineError(n, "end counts %v shots, the record holds %v", l.Shots, shots)
-			}
-			if l.Winner != nil {
-				w := *l.Winner
-				if err := seatOK(w); err != nil {
-					return err
-				}
-				if l.Error != "" {
-					return jsonl.LineError(n, "a winner and an error")
-				}
-				if l.Invalid == "" && (arenas[1-w] == nil || arenas[1-w].Remaining() != 0) {
-					return jsonl.LineError(n, "seat %d wins without sinking the fleet", w)
-				}
-			}
-			d.End = &l
+		case typ == TypeFleet:
+			return dr.fleet(n, b)
+		case typ == TypeShot:
+			return dr.shot(n, b)
+		case typ == TypeEnd:
+			return dr.end(n, b)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return d, nil
+	return dr.d, nil
+}
+
+// duelReader is a duel record in the reading: the game replayed line by
+// line against the arena's judging.
+type duelReader struct {
+	d      *Duel
+	rules  battleship.Rules
+	arenas [2]*battleship.Arena // each seat's fleet, shot at by the other
+	shots  [2]int
+}
+
+func (dr *duelReader) header(n int, typ string, b []byte) error {
+	if typ != TypeDuel {
+		return jsonl.LineError(n, "a duel record starts with a %q line, not %q", TypeDuel, typ)
+	}
+	h := &dr.d.Header
+	if err := jsonl.Strict(b, h); err != nil {
+		return jsonl.LineError(n, "%v", err)
+	}
+	if h.Version < 1 || h.Version > DuelVersion {
+		return jsonl.LineError(n, "format version %d (this reader knows 1..%d)", h.Version, DuelVersion)
+	}
+	dr.rules = h.Rules()
+	if err := dr.rules.Check(); err != nil {
+		return jsonl.LineError(n, "rules: %v", err)
+	}
+	if h.SubjectSeat != 0 && h.SubjectSeat != 1 {
+		return jsonl.LineError(n, "subject seat %d", h.SubjectSeat)
+	}
+	return nil
+}
+
+func seatOK(n, s int) error {
+	if s != 0 && s != 1 {
+		return jsonl.LineError(n, "seat %d", s)
+	}
+	return nil
+}
+
+func (dr *duelReader) fleet(n int, b []byte) error {
+	var l FleetLine
+	if err := jsonl.Strict(b, &l); err != nil {
+		return jsonl.LineError(n, "%v", err)
+	}
+	if err := seatOK(n, l.Seat); err != nil {
+		return err
+	}
+	d := dr.d
+	if d.Fleets[l.Seat] != nil || len(d.Shots) > 0 {
+		return jsonl.LineError(n, "a second fleet for seat %d, or a fleet after the shots", l.Seat)
+	}
+	ships := make([]battleship.Ship, 0, len(l.Ships))
+	for _, cells := range l.Ships {
+		s, err := shipOf(dr.rules, cells)
+		if err != nil {
+			return jsonl.LineError(n, "%v", err)
+		}
+		ships = append(ships, s)
+	}
+	if err := battleship.CheckPlacement(dr.rules, ships); err != nil {
+		return jsonl.LineError(n, "%v", err)
+	}
+	d.Fleets[l.Seat], d.FleetMS[l.Seat] = ships, l.MS
+	dr.arenas[l.Seat] = battleship.NewArena(dr.rules, ships)
+	return nil
+}
+
+func (dr *duelReader) shot(n int, b []byte) error {
+	var l ShotLine
+	if err := jsonl.Strict(b, &l); err != nil {
+		return jsonl.LineError(n, "%v", err)
+	}
+	if err := seatOK(n, l.Seat); err != nil {
+		return err
+	}
+	d, rules := dr.d, dr.rules
+	if dr.arenas[0] == nil || dr.arenas[1] == nil {
+		return jsonl.LineError(n, "a shot before both fleets")
+	}
+	if l.Shot != len(d.Shots)+1 {
+		return jsonl.LineError(n, "shot %d after %d shots", l.Shot, len(d.Shots))
+	}
+	x, y := l.Cell[0], l.Cell[1]
+	if x < 0 || y < 0 || x >= rules.W || y >= rules.H {
+		return jsonl.LineError(n, "cell %v is off the %dx%d board", l.Cell, rules.W, rules.H)
+	}
+	target := battleship.FormatTarget(x, y)
+	if l.Target != "" {
+		if t, ok := battleship.ValidShot(rules, l.Target); !ok || t != l.Target || l.Target == target {
+			return jsonl.LineError(n, "target %q: not a valid shot written otherwise than %q", l.Target, target)
+		}
+		if c, ok := targetCell(l.Target); !ok || c != l.Cell {
+			return jsonl.LineError(n, "target %q is not cell %v", l.Target, l.Cell)
+		}
+		target = l.Target
+	}
+	him := dr.arenas[1-l.Seat]
+	if him.Remaining() == 0 {
+		return jsonl.LineError(n, "seat %d shoots at a fleet already sunk", l.Seat)
+	}
+	want := ResultMiss
+	switch battleship.ParseResult(him.Shoot(target)) {
+	case battleship.Hit:
+		want = ResultHit
+	case battleship.Sunk:
+		want = ResultSunk
+	}
+	if l.Result != want {
+		return jsonl.LineError(n, "result %q, the arena answers %q", l.Result, want)
+	}
+	s := Shot{ShotLine: l, Line: n, Ship: -1}
+	if want != ResultMiss {
+		s.Ship = shipAt(d.Fleets[1-l.Seat], l.Cell)
+	}
+	d.Shots = append(d.Shots, s)
+	dr.shots[l.Seat]++
+	return nil
+}
+
+func (dr *duelReader) end(n int, b []byte) error {
+	var l DuelEnd
+	if err := jsonl.Strict(b, &l); err != nil {
+		return jsonl.LineError(n, "%v", err)
+	}
+	if l.Shots != dr.shots {
+		return jsonl.LineError(n, "end counts %v shots, the record holds %v", l.Shots, dr.shots)
+	}
+	if l.Winner != nil {
+		w := *l.Winner
+		if err := seatOK(n, w); err != nil {
+			return err
+		}
+		if l.Error != "" {
+			return jsonl.LineError(n, "a winner and an error")
+		}
+		if l.Invalid == "" && (dr.arenas[1-w] == nil || dr.arenas[1-w].Remaining() != 0) {
+			return jsonl.LineError(n, "seat %d wins without sinking the fleet", w)
+		}
+	}
+	dr.d.End = &l
+	return nil
 }
 
 // shipOf reads a ship's cells: in the board, in a line, each next to the

@@ -124,107 +124,137 @@ func Build(duels []*record.Duel, opt Options) (*Report, error) {
 	if len(with) == 0 {
 		return nil, fmt.Errorf("%q is the subject of none of the %d games", subject, len(duels))
 	}
-	type opp struct {
-		row         OpponentRow
-		shots, agst []int
-	}
-	opps := map[string]*opp{}
-	var order []string
-	var curve []float64
-	var shots, agst []int
-	lat := map[string]map[string][]float64{}
-	var latOrder []string
-	addLat := func(player, kind string, ms float64) {
-		if lat[player] == nil {
-			lat[player] = map[string][]float64{}
-			latOrder = append(latOrder, player)
-		}
-		lat[player][kind] = append(lat[player][kind], ms)
-	}
+	t := &tally{r: r, opps: map[string]*oppTally{}, lat: map[string]map[string][]float64{}}
 	for _, d := range with {
-		h := &d.Header
-		me := h.SubjectSeat
-		board := fmt.Sprintf("%dx%d, ships %d,%d,%d,%d,%d,%d", h.Width, h.Height, h.Fleet[0], h.Fleet[1], h.Fleet[2], h.Fleet[3], h.Fleet[4], h.Fleet[5])
-		if !slices.Contains(r.Boards, board) {
-			r.Boards = append(r.Boards, board)
-		}
-		for i := range 2 {
-			if h.HTTP[i] && d.Fleets[i] != nil {
-				addLat(h.Players[i], "init", d.FleetMS[i])
-			}
-		}
-		for _, s := range d.Shots {
-			if h.HTTP[s.Seat] {
-				addLat(h.Players[s.Seat], "play-turn", s.MS)
-			}
-		}
-		row := htmlreport.GameRow{Match: h.Game, Text: d.Describe(), Result: "stopped"}
-		won := d.Winner()
-		if won < 0 {
-			r.Stopped++
-			r.List = append(r.List, row)
-			continue
-		}
-		name := h.Players[1-me]
-		o := opps[name]
-		if o == nil {
-			o = &opp{row: OpponentRow{Name: name}}
-			opps[name] = o
-			order = append(order, name)
-		}
-		r.Games++
-		o.row.Games++
-		curve = append(curve, float64(won))
-		e := d.End
-		if won == 1 {
-			r.Wins++
-			o.row.Wins++
-			row.Result = "won"
-			if e.Invalid != "" {
-				r.OppInvalid++
-			} else {
-				shots = append(shots, e.Shots[me])
-				o.shots = append(o.shots, e.Shots[me])
-			}
-		} else {
-			row.Result = "lost"
-			if e.Invalid != "" {
-				r.Invalid++
-			} else {
-				agst = append(agst, e.Shots[1-me])
-				o.agst = append(o.agst, e.Shots[1-me])
-			}
-		}
-		r.List = append(r.List, row)
+		t.add(d)
 	}
-	if r.Games > 0 {
-		r.Rate = float64(r.Wins) / float64(r.Games)
-	}
-	r.Lo, r.Hi = stats.Wilson(r.Wins, r.Games)
-	r.Shots, r.OppShots = summarize(shots), summarize(agst)
-	for _, name := range order {
-		o := opps[name]
-		o.row.Rate = float64(o.row.Wins) / float64(o.row.Games)
-		o.row.Lo, o.row.Hi = stats.Wilson(o.row.Wins, o.row.Games)
-		o.row.Shots, o.row.OppShots = summarize(o.shots), summarize(o.agst)
-		r.Opponent = append(r.Opponent, o.row)
-	}
-	r.Curve = htmlreport.Curve(curve, "game")
-	for _, p := range latOrder {
-		blk := htmlreport.LatencyBlock{Player: p}
-		for _, k := range []string{"init", "play-turn"} {
-			if len(lat[p][k]) > 0 {
-				blk.Kinds = append(blk.Kinds, htmlreport.Histogram(k, lat[p][k]))
-			}
-		}
-		r.Latency = append(r.Latency, blk)
-	}
+	t.fill()
 	var err error
 	r.Viewer, r.Omitted, err = duelViewerData(with, opt.ViewerGames)
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// tally is a report in the making: the subject's games counted one by
+// one.
+type tally struct {
+	r           *Report
+	opps        map[string]*oppTally
+	order       []string // opponents, as first met
+	curve       []float64
+	shots, agst []int // shots to win: the subject's, its opponents'
+	lat         map[string]map[string][]float64
+	latOrder    []string
+}
+
+type oppTally struct {
+	row         OpponentRow
+	shots, agst []int
+}
+
+// add counts one of the subject's games.
+func (t *tally) add(d *record.Duel) {
+	r, h := t.r, &d.Header
+	me := h.SubjectSeat
+	board := fmt.Sprintf("%dx%d, ships %d,%d,%d,%d,%d,%d", h.Width, h.Height, h.Fleet[0], h.Fleet[1], h.Fleet[2], h.Fleet[3], h.Fleet[4], h.Fleet[5])
+	if !slices.Contains(r.Boards, board) {
+		r.Boards = append(r.Boards, board)
+	}
+	t.latencies(d)
+	row := htmlreport.GameRow{Match: h.Game, Text: d.Describe(), Result: "stopped"}
+	won := d.Winner()
+	if won < 0 {
+		r.Stopped++
+		r.List = append(r.List, row)
+		return
+	}
+	o := t.opponent(h.Players[1-me])
+	r.Games++
+	o.row.Games++
+	t.curve = append(t.curve, float64(won))
+	e := d.End
+	switch {
+	case won == 1:
+		r.Wins++
+		o.row.Wins++
+		row.Result = "won"
+		if e.Invalid != "" {
+			r.OppInvalid++
+		} else {
+			t.shots = append(t.shots, e.Shots[me])
+			o.shots = append(o.shots, e.Shots[me])
+		}
+	default:
+		row.Result = "lost"
+		if e.Invalid != "" {
+			r.Invalid++
+		} else {
+			t.agst = append(t.agst, e.Shots[1-me])
+			o.agst = append(o.agst, e.Shots[1-me])
+		}
+	}
+	r.List = append(r.List, row)
+}
+
+func (t *tally) opponent(name string) *oppTally {
+	o := t.opps[name]
+	if o == nil {
+		o = &oppTally{row: OpponentRow{Name: name}}
+		t.opps[name] = o
+		t.order = append(t.order, name)
+	}
+	return o
+}
+
+// latencies keeps the bot servers' times to answer in d.
+func (t *tally) latencies(d *record.Duel) {
+	h := &d.Header
+	add := func(player, kind string, ms float64) {
+		if t.lat[player] == nil {
+			t.lat[player] = map[string][]float64{}
+			t.latOrder = append(t.latOrder, player)
+		}
+		t.lat[player][kind] = append(t.lat[player][kind], ms)
+	}
+	for i := range 2 {
+		if h.HTTP[i] && d.Fleets[i] != nil {
+			add(h.Players[i], "init", d.FleetMS[i])
+		}
+	}
+	for _, s := range d.Shots {
+		if h.HTTP[s.Seat] {
+			add(h.Players[s.Seat], "play-turn", s.MS)
+		}
+	}
+}
+
+// fill computes the report's figures once every game is counted.
+func (t *tally) fill() {
+	r := t.r
+	if r.Games > 0 {
+		r.Rate = float64(r.Wins) / float64(r.Games)
+	}
+	r.Lo, r.Hi = stats.Wilson(r.Wins, r.Games)
+	r.Shots, r.OppShots = summarize(t.shots), summarize(t.agst)
+	for _, name := range t.order {
+		o := t.opps[name]
+		o.row.Rate = float64(o.row.Wins) / float64(o.row.Games)
+		o.row.Lo, o.row.Hi = stats.Wilson(o.row.Wins, o.row.Games)
+		o.row.Shots, o.row.OppShots = summarize(o.shots), summarize(o.agst)
+		r.Opponent = append(r.Opponent, o.row)
+	}
+	r.Curve = htmlreport.Curve(t.curve, "game")
+	for _, p := range t.latOrder {
+		blk := htmlreport.LatencyBlock{Player: p}
+		for _, k := range []string{"init", "play-turn"} {
+			if len(t.lat[p][k]) > 0 {
+				blk.Kinds = append(blk.Kinds, htmlreport.Histogram(k, t.lat[p][k]))
+			}
+		}
+		r.Latency = append(r.Latency, blk)
+	}
 }
 
 // The duel viewer's data: compact arrays.
