@@ -19,15 +19,22 @@
 // win rate with its Wilson 95% interval, the shots to win, the latencies
 // and a duel viewer that steps through a game shot by shot.
 //
-// A bot is "self" (this module's engine behind an in-process HTTP server),
-// "stupid" (a local imitation of the arena's stupidIA) or a URL.
+// A player (-bot, -opponent) is named as battleship/players reads it:
+// "self" (this module's engine: behind an in-process HTTP server in the
+// HTTP modes, in process in duel-inproc), one of the referee's agents by
+// name ("stupid", "dg", "dreadnought"…), or a URL; "LABEL=" before any of
+// them names it in reports and records.
 //
 // -mode calibrate needs no bot: it plays the target mode's hidden fleets
-// in-process with three shooters, the engine with the arena's information
+// in-process with five shooters: the engine with the arena's information
 // ("self"), the engine told which ship each "hit and sunk" sank
-// ("self-told") and a plain probability-density baseline told the same
-// ("density-told"), to show what the unnamed sunk ship costs and how the
-// engine compares with the textbook shooter.
+// ("self-told"), a plain probability-density baseline told the same
+// ("density-told"), and the duel opponents dg and dreadnought as the
+// arena informs them, to show what the unnamed sunk ship costs and how
+// the engine compares with the textbook shooter.
+//
+// This command parses the flags and prints the report; the runs are
+// battleship/referee's.
 //
 // Every mode is reproducible: -seed (default 1) fixes the hidden fleets;
 // -seed 0 draws a seed and prints it. Interrupted (SIGINT, SIGTERM), a run
