@@ -212,3 +212,13 @@ func TestInterruptedRunReports(t *testing.T) {
 		})
 	}
 }
+
+// TestPlayerNames: -bot and -opponent read the players' one grammar
+// (battleship/players): a label names the player in the report, and the
+// engine's other names are "self".
+func TestPlayerNames(t *testing.T) {
+	rep, _ := runJSON(t, "-mode", "duel-inproc", "-bot", "me=engine", "-opponent", "old=dg", "-n", "2", "-w", "6", "-h", "6", "-fleet", "0,1,1,0,0,0")
+	if rep.Bot != "me" || rep.Opponent != "old" || rep.Games != 2 {
+		t.Errorf("report %+v", rep)
+	}
+}
