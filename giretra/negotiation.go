@@ -60,6 +60,17 @@ func (a Action) SameChoice(b Action) bool {
 	return a.Type == b.Type && (a.Type == Accept || a.Mode == b.Mode)
 }
 
+// Offered is the option of valid that a stands for (the same choice,
+// whoever the player), and whether valid holds one.
+func Offered(a Action, valid []Action) (Action, bool) {
+	for _, v := range valid {
+		if v.SameChoice(a) {
+			return v, true
+		}
+	}
+	return Action{}, false
+}
+
 // Negotiation is a deal's bidding: the dealer and the history. Everything
 // else (current bid, locks, doubles) is derived by replaying it.
 type Negotiation struct {

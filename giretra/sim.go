@@ -82,33 +82,9 @@ func playDeal(ctx context.Context, players [4]Player, cfg MatchConfig, rng *rand
 		cfg.Deal(dealer, full)
 	}
 
-	neg := Negotiation{Dealer: dealer}
-	bid := NewBidding(dealer)
-	for !bid.Complete() {
-		p := bid.CurrentPlayer
-		valid := bid.ValidActions(neg.Actions)
-		if len(valid) == 0 {
-			return ms, fmt.Errorf("internal: no valid action for %v", p)
-		}
-		view := BidView{Seat: p, Hand: hands[p], Negotiation: &Negotiation{Dealer: dealer, Actions: neg.Actions[:len(neg.Actions):len(neg.Actions)]}, Match: &ms, Valid: valid}
-		a, err := players[p].ChooseAction(ctx, &view)
-		if err != nil {
-			return ms, &DecisionError{Seat: p, Kind: "Negotiation", Err: err}
-		}
-		matched := false
-		for _, v := range valid {
-			if v.SameChoice(a) {
-				a, matched = v, true
-				break
-			}
-		}
-		if !matched {
-			return ms, &IllegalError{Seat: p, Kind: "Negotiation", Detail: fmt.Sprintf("%v not among %v", a, valid)}
-		}
-		if err := bid.Apply(len(neg.Actions), a); err != nil {
-			return ms, fmt.Errorf("internal: %w", err)
-		}
-		neg.Actions = append(neg.Actions, a)
+	neg, bid, err := negotiate(ctx, players, hands, &ms)
+	if err != nil {
+		return ms, err
 	}
 	if err := notify(&Event{Kind: NegotiationCompleted, Negotiation: &neg, Match: &ms}); err != nil {
 		return ms, err
@@ -151,4 +127,34 @@ func playDeal(ctx context.Context, players [4]Player, cfg MatchConfig, rng *rand
 		}
 	}
 	return ms, nil
+}
+
+// negotiate plays a deal's bidding on the hands dealt before it: each
+// seat's action, matched to the offered one it stands for.
+func negotiate(ctx context.Context, players [4]Player, hands [4]Set, ms *MatchState) (Negotiation, Bidding, error) {
+	dealer := ms.Dealer
+	neg := Negotiation{Dealer: dealer}
+	bid := NewBidding(dealer)
+	for !bid.Complete() {
+		p := bid.CurrentPlayer
+		valid := bid.ValidActions(neg.Actions)
+		if len(valid) == 0 {
+			return neg, bid, fmt.Errorf("internal: no valid action for %v", p)
+		}
+		view := BidView{Seat: p, Hand: hands[p], Negotiation: &Negotiation{Dealer: dealer, Actions: neg.Actions[:len(neg.Actions):len(neg.Actions)]}, Match: ms, Valid: valid}
+		a, err := players[p].ChooseAction(ctx, &view)
+		if err != nil {
+			return neg, bid, &DecisionError{Seat: p, Kind: "Negotiation", Err: err}
+		}
+		o, ok := Offered(a, valid)
+		if !ok {
+			return neg, bid, &IllegalError{Seat: p, Kind: "Negotiation", Detail: fmt.Sprintf("%v not among %v", a, valid)}
+		}
+		a = o
+		if err := bid.Apply(len(neg.Actions), a); err != nil {
+			return neg, bid, fmt.Errorf("internal: %w", err)
+		}
+		neg.Actions = append(neg.Actions, a)
+	}
+	return neg, bid, nil
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/gamebot/giretra/referee"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/internal/cli"
 )
 
@@ -116,7 +116,7 @@ func TestEngineCommandLines(t *testing.T) {
 	}
 	for _, l := range lines {
 		t.Run(l.line, func(t *testing.T) {
-			args := referee.SplitArgs(strings.ReplaceAll(l.line, `\ `, "\x00"))
+			args := players.SplitArgs(strings.ReplaceAll(l.line, `\ `, "\x00"))
 			for i := range args {
 				args[i] = strings.ReplaceAll(args[i], "\x00", " ")
 			}

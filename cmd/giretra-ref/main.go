@@ -13,12 +13,13 @@
 //	giretra-ref show <record> [-match N] [-deal N]
 //	giretra-ref report <record folder> -o report.html
 //
-// A bot is an http(s) URL of a running server, a folder holding a
-// bot.meta.json (launched like the engine launches it), an engine agent
-// (RandomPlayer, CalculatingPlayer, DeterministicPlayer, BadPlayer or
-// their display names), one of our in-process agents (bad, random,
-// calculating, eva, noisy-eva), or a bot of external-bots/ by name. Run "giretra-ref help"
-// for more.
+// A bot is a player spec of giretra/players: an http(s) URL of a running
+// server, a folder holding a bot.meta.json (launched like the engine
+// launches it), an engine agent (RandomPlayer, CalculatingPlayer,
+// DeterministicPlayer, BadPlayer or their display names), one of our
+// in-process agents (bad, random, calculating, eva, noisy-eva), our bot
+// (bot[:OPTIONS]), or a bot of external-bots/ by name. Run "giretra-ref
+// help" for more.
 package main
 
 import (

@@ -9,8 +9,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/referee"
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/report"
@@ -37,10 +39,11 @@ A bot is an http(s) URL of a running server, a folder with bot.meta.json
 (launched as the engine does: init, PORT, LAUNCHER_PID, GET /health every
 200 ms, smoke-test session), an engine agent (RandomPlayer/Kialasoa,
 CalculatingPlayer/Razazavavy, DeterministicPlayer/Eva, BadPlayer/Sakabelou),
-one of our agents (bad, random, calculating, eva, noisy-eva), or the
-AgentName or DisplayName of a
-bot in external-bots/*/bot.meta.json of the checkout around the working
-directory (-bots DIR to look elsewhere).
+one of our agents (bad, random, calculating, eva, noisy-eva), our bot in
+this process (bot[:OPTIONS], giretra-strength's players), or the AgentName
+or DisplayName of a bot in external-bots/*/bot.meta.json of the checkout
+around the working directory (-bots DIR to look elsewhere). NAME=BOT names
+it NAME in the reports.
 
 Exit status: 0 pass, 1 violations/crashes (validate), an aborted run, or a
 worse candidate (compare), 2 usage or infrastructure error (init, launch,
@@ -86,10 +89,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		o.Progress = bar.draw
 	}
 	o.Log = func(msg string) { fmt.Fprintf(stderr, "giretra-ref: %s\n", msg) }
-	o.Registry = referee.NewRegistry(o.botsDir, func(msg string) { fmt.Fprintf(stderr, "Warning: %s\n", msg) })
+	o.Registry = players.NewRegistry(o.botsDir, func(msg string) { fmt.Fprintf(stderr, "Warning: %s\n", msg) })
 	err = play(ctx, o, stdout, stderr)
 	bar.finish()
-	var se *referee.SpecError
+	var se *players.SpecError
 	if errors.As(err, &se) {
 		return usageErr("%v", err)
 	}
@@ -110,79 +113,25 @@ func play(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		text()
 		return nil
 	}
-	var failed bool
-	var err error
 	switch o.mode {
 	case "validate":
-		if len(o.args) != 1 {
-			return usageErr("validate needs exactly one bot (URL, folder or agent name)")
-		}
-		var rep *referee.ValidateReport
-		rep, err = referee.Validate(ctx, referee.ValidateConfig{Setup: o.Setup, Bot: o.args[0], Opponent: o.opponent, Matches: o.matches,
-			LimitMS: o.limitMS, Determinism: o.determinism})
-		if rep == nil {
-			return err
-		}
-		if perr := emit(rep, func() { report.ValidateText(stdout, rep, o.verbose) }); perr != nil {
-			return perr
-		}
-		failed = rep.Failed()
+		return playValidate(ctx, o, emit, stdout)
 	case "benchmark":
-		if len(o.args) > 2 {
-			return usageErr("benchmark takes at most two bots (URL, folder or agent name each)")
-		}
-		c := referee.BenchmarkConfig{Setup: o.Setup, Matches: o.matches, K: o.eloK, EloA: o.elo1, EloB: o.elo2, Duplicate: o.duplicate}
-		if len(o.args) > 0 {
-			c.A = o.args[0]
-		}
-		if len(o.args) > 1 {
-			c.B = o.args[1]
-		}
-		var rep *referee.BenchReport
-		if rep, err = referee.Benchmark(ctx, c); rep == nil {
-			return err
-		}
-		if perr := emit(rep, func() { report.BenchmarkText(stdout, rep) }); perr != nil {
-			return perr
-		}
-		failed = rep.Aborted != ""
+		return playBenchmark(ctx, o, emit, stdout)
 	case "swiss":
-		c := referee.SwissConfig{Setup: o.Setup, Bots: o.args, Rounds: o.rounds, Elo: o.eloInit, KMax: o.kMax, KMin: o.kMin, KHalfLife: o.kHalfLife}
-		if !o.json {
-			c.Round = func(r referee.SwissRound) { report.SwissRoundText(stdout, &c, r) }
-		}
-		rep, err := referee.Swiss(ctx, c)
-		if errors.Is(err, referee.ErrTooFewEntrants) {
-			fmt.Fprintf(stdout, "Error: At least 2 agent factories are required for a Swiss tournament.\nAvailable: %s\n", o.Registry.Available())
-			return errFailed
-		}
-		if err != nil {
-			return err
-		}
-		if err := emit(rep, func() { report.SwissText(stdout, rep) }); err != nil {
-			return err
-		}
-		if rep.Error != "" {
-			fmt.Fprintf(stderr, "Error: %s\n", rep.Error)
-		}
-		failed = rep.Error != ""
+		return playSwiss(ctx, o, emit, stdout, stderr)
 	case "compare":
-		if o.baseline == "" || o.candidate == "" {
-			return usageErr("compare needs -baseline and -candidate")
-		}
-		var rep *referee.CompareReport
-		rep, err = referee.Compare(ctx, referee.CompareConfig{Setup: o.Setup, Baseline: o.baseline, Candidate: o.candidate, Opponents: o.args,
-			MaxPairs: o.matches, Margin: o.margin, Alpha: o.alpha, Beta: o.alpha, MinPairs: o.minPairs})
-		if rep == nil {
-			return err
-		}
-		if perr := emit(rep, func() { report.CompareText(stdout, rep) }); perr != nil {
-			return perr
-		}
-		failed = rep.Aborted != "" || rep.Verdict == referee.VerdictWorse
-	default:
-		return usageErr("unknown command %q", o.mode)
+		return playCompare(ctx, o, emit, stdout)
 	}
+	return usageErr("unknown command %q", o.mode)
+}
+
+// emitter prints a report: as JSON with -json, else by text.
+type emitter func(rep any, text func()) error
+
+// outcome is the error of a run whose report is printed: errFailed when
+// it failed, the interrupt when a signal cut it short, else err.
+func outcome(ctx context.Context, failed bool, err error) error {
 	switch {
 	case failed:
 		return errFailed
@@ -190,6 +139,79 @@ func play(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
 	return err
+}
+
+func playValidate(ctx context.Context, o *options, emit emitter, stdout io.Writer) error {
+	if len(o.args) != 1 {
+		return usageErr("validate needs exactly one bot (URL, folder or agent name)")
+	}
+	rep, err := referee.Validate(ctx, referee.ValidateConfig{Setup: o.Setup, Bot: o.args[0], Opponent: o.opponent, Matches: o.matches,
+		MaxDecisionTime: time.Duration(o.limitMS) * time.Millisecond, Determinism: o.determinism})
+	if rep == nil {
+		return err
+	}
+	if perr := emit(rep, func() { report.ValidateText(stdout, rep, o.verbose) }); perr != nil {
+		return perr
+	}
+	return outcome(ctx, rep.Failed(), err)
+}
+
+func playBenchmark(ctx context.Context, o *options, emit emitter, stdout io.Writer) error {
+	if len(o.args) > 2 {
+		return usageErr("benchmark takes at most two bots (URL, folder or agent name each)")
+	}
+	c := referee.BenchmarkConfig{Setup: o.Setup, Matches: o.matches, K: o.eloK, EloA: o.elo1, EloB: o.elo2, Duplicate: o.duplicate}
+	if len(o.args) > 0 {
+		c.A = o.args[0]
+	}
+	if len(o.args) > 1 {
+		c.B = o.args[1]
+	}
+	rep, err := referee.Benchmark(ctx, c)
+	if rep == nil {
+		return err
+	}
+	if perr := emit(rep, func() { report.BenchmarkText(stdout, rep) }); perr != nil {
+		return perr
+	}
+	return outcome(ctx, rep.Aborted != "", err)
+}
+
+func playSwiss(ctx context.Context, o *options, emit emitter, stdout, stderr io.Writer) error {
+	c := referee.SwissConfig{Setup: o.Setup, Bots: o.args, Rounds: o.rounds, Elo: o.eloInit, KMax: o.kMax, KMin: o.kMin, KHalfLife: o.kHalfLife}
+	if !o.json {
+		c.Round = func(r referee.SwissRound) { report.SwissRoundText(stdout, &c, r) }
+	}
+	rep, err := referee.Swiss(ctx, c)
+	if errors.Is(err, referee.ErrTooFewEntrants) {
+		fmt.Fprintf(stdout, "Error: At least 2 agent factories are required for a Swiss tournament.\nAvailable: %s\n", o.Registry.Available())
+		return errFailed
+	}
+	if err != nil {
+		return err
+	}
+	if err := emit(rep, func() { report.SwissText(stdout, rep) }); err != nil {
+		return err
+	}
+	if rep.Error != "" {
+		fmt.Fprintf(stderr, "Error: %s\n", rep.Error)
+	}
+	return outcome(ctx, rep.Error != "", nil)
+}
+
+func playCompare(ctx context.Context, o *options, emit emitter, stdout io.Writer) error {
+	if o.baseline == "" || o.candidate == "" {
+		return usageErr("compare needs -baseline and -candidate")
+	}
+	rep, err := referee.Compare(ctx, referee.CompareConfig{Setup: o.Setup, Baseline: o.baseline, Candidate: o.candidate, Opponents: o.args,
+		MaxPairs: o.matches, Margin: o.margin, Alpha: o.alpha, Beta: o.alpha, MinPairs: o.minPairs})
+	if rep == nil {
+		return err
+	}
+	if perr := emit(rep, func() { report.CompareText(stdout, rep) }); perr != nil {
+		return perr
+	}
+	return outcome(ctx, rep.Aborted != "" || rep.Verdict == referee.VerdictWorse, err)
 }
 
 func printUsage(w io.Writer) { fmt.Fprint(w, usageText) }
@@ -272,6 +294,12 @@ func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() err
 		fs.StringVar(&o.Seats, "seats", "team1", "where the (first) bot sits: team1 (Bottom+Top), team2 (Left+Right), alternate")
 		fs.StringVar(&o.Partner, "partner", "", "the first bot's partner (an agent, URL or folder): the bot plays one seat of its team (Bottom or Left), the partner the other")
 	}
+	commandFlags(fs, mode, o)
+	return fs, func() error { return o.check(fs, mode, *dialect, *notify) }
+}
+
+// commandFlags are each command's own flags.
+func commandFlags(fs *flag.FlagSet, mode string, o *options) {
 	switch mode {
 	case "validate":
 		fs.StringVar(&o.opponent, "opponent", "random", "the opponent at Left+Right (agent, URL or folder; giretra-manage's default RandomPlayer)")
@@ -301,51 +329,53 @@ func newFlagSet(mode string, o *options, w io.Writer) (*flag.FlagSet, func() err
 		fs.Float64Var(&o.alpha, "alpha", 0.05, "error rate of each sequential test")
 		fs.IntVar(&o.minPairs, "min", 16, "deal sequences played before the test may stop")
 	}
-	check := func() error {
-		fs.Visit(func(f *flag.Flag) { o.Seeded = o.Seeded || f.Name == "seed" || f.Name == "s" })
-		if o.Seed == 0 {
-			o.Seed, o.drawnSeed = rand.Int64N(1_000_000_000)+1, true
-		}
-		if !o.Shuffle {
-			o.DeckSeed = rand.Int64() // not reproducible, as giretra-manage --shuffle false
-		}
-		switch strings.ToLower(*dialect) {
-		case "engine":
-			o.Dialect = wire.Engine
-		case "seed":
-			o.Dialect = wire.Seed
-		default:
-			return usageErr("bad -dialect %q (engine or seed)", *dialect)
-		}
-		switch strings.ToLower(*notify) {
-		case "", "all":
-		case "none":
-			o.Notify = &[6]bool{}
-		default:
-			var n [6]bool
-			for name := range strings.SplitSeq(*notify, ",") {
-				k, ok := giretra.ParseEventKind(strings.ToLower(strings.TrimSpace(name)))
-				if !ok {
-					return usageErr("-notify: unknown notification %q (deal-started, negotiation-completed, card-played, trick-completed, deal-ended, match-ended)", name)
-				}
-				n[k] = true
-			}
-			o.Notify = &n
-		}
-		switch o.Seats {
-		case "", "team1", "team2", "alternate":
-		default:
-			return usageErr("bad -seats %q (team1, team2 or alternate)", o.Seats)
-		}
-		if mode == "swiss" && o.rounds < 1 || mode != "swiss" && o.matches < 1 || o.Target < 1 || o.Sweep < 0 || o.Concurrency < 1 {
-			return usageErr("-n (-r), -target and -concurrency must be positive, -sweep not negative")
-		}
-		if mode == "compare" && (o.margin <= 0 || o.margin >= 1 || o.alpha <= 0 || o.alpha >= 0.5) {
-			return usageErr("-margin must be in (0, 1), -alpha in (0, 0.5)")
-		}
-		return nil
+}
+
+// check completes the options once the flags are parsed (the seeds, the
+// dialect, the notifications) and refuses values out of range.
+func (o *options) check(fs *flag.FlagSet, mode, dialect, notify string) error {
+	fs.Visit(func(f *flag.Flag) { o.Seeded = o.Seeded || f.Name == "seed" || f.Name == "s" })
+	if o.Seed == 0 {
+		o.Seed, o.drawnSeed = rand.Int64N(1_000_000_000)+1, true
 	}
-	return fs, check
+	if !o.Shuffle {
+		o.DeckSeed = rand.Int64() // not reproducible, as giretra-manage --shuffle false
+	}
+	switch strings.ToLower(dialect) {
+	case "engine":
+		o.Dialect = wire.Engine
+	case "seed":
+		o.Dialect = wire.Seed
+	default:
+		return usageErr("bad -dialect %q (engine or seed)", dialect)
+	}
+	switch strings.ToLower(notify) {
+	case "", "all":
+	case "none":
+		o.Notify = &[6]bool{}
+	default:
+		var n [6]bool
+		for name := range strings.SplitSeq(notify, ",") {
+			k, ok := giretra.ParseEventKind(strings.ToLower(strings.TrimSpace(name)))
+			if !ok {
+				return usageErr("-notify: unknown notification %q (deal-started, negotiation-completed, card-played, trick-completed, deal-ended, match-ended)", name)
+			}
+			n[k] = true
+		}
+		o.Notify = &n
+	}
+	switch o.Seats {
+	case "", "team1", "team2", "alternate":
+	default:
+		return usageErr("bad -seats %q (team1, team2 or alternate)", o.Seats)
+	}
+	if mode == "swiss" && o.rounds < 1 || mode != "swiss" && o.matches < 1 || o.Target < 1 || o.Sweep < 0 || o.Concurrency < 1 {
+		return usageErr("-n (-r), -target and -concurrency must be positive, -sweep not negative")
+	}
+	if mode == "compare" && (o.margin <= 0 || o.margin >= 1 || o.alpha <= 0 || o.alpha >= 0.5) {
+		return usageErr("-margin must be in (0, 1), -alpha in (0, 0.5)")
+	}
+	return nil
 }
 
 // spectreBools rewrites "-flag true|false" as "-flag=true|false" for the

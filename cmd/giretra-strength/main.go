@@ -25,6 +25,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/referee"
 	"github.com/botarena/gamebot/internal/cli"
 	"github.com/botarena/gamebot/internal/stats"
@@ -36,50 +37,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs := flag.NewFlagSet("giretra-strength", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c referee.Campaign
-	fs.StringVar(&c.Me, "me", "bot", "player under test: bot[:fast][:noinf][:dd][:models][:effort=X][:budget=D][:oracle=full|partner|opponents[@bid|@play]] or an agent name (oracle: told those hands, in the bids and the card play or only one of them)")
-	fs.StringVar(&c.Partner, "partner", "", "the player in the partner seat (default: -me): an agent name or bot[:...]")
-	fs.StringVar(&c.Opp, "opp", "eva", "opponents: an agent name ("+strings.Join(agents.Names(), ", ")+") or bot[:...]")
-	baseline := fs.String("baseline", "", "also play this player in -me's place on the same deals and seats, and report the paired difference")
-	fs.IntVar(&c.N, "n", 400, "matches (with -duplicate: played in pairs on the same deals)")
-	fs.IntVar(&c.Target, "target", 151, "target score")
-	fs.IntVar(&c.Sweep, "sweep", 25, "Colour sweep points (0: instant win)")
-	fs.BoolVar(&c.Duplicate, "duplicate", false, "play each deal sequence twice, seats swapped, and report the pairs")
-	outcomes := fs.String("outcomes", "", "write the deals' results to this file as a histogram of (match points of one team, of the other), both teams' views: the input of giretra/search's win-probability tables")
-	fs.IntVar(&c.Concurrency, "concurrency", 2, "matches played at once")
-	fs.StringVar(&c.RecordDir, "record", "", "write every match's record to this folder (giretra-ref show, report and losses read them)")
-	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the decks and the agents (0: a random seed, printed)")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof), to see where the bot's decisions spend their time")
+	baseline, outcomes, cpuprofile := campaignFlags(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if c.N < 1 || c.Concurrency < 1 {
-		return errors.New("-n and -concurrency must be at least 1")
-	}
-	if c.Duplicate && c.N%2 == 1 {
-		c.N++ // pairs
-	}
-	if c.Partner == "" {
-		c.Partner = c.Me
-	}
-	if c.Seed == 0 {
-		c.Seed = rand.Uint64N(1_000_000_000) + 1
-		fmt.Fprintf(stderr, "giretra-strength: seed %d\n", c.Seed)
-	}
-	for _, spec := range []string{c.Me, c.Partner, c.Opp, *baseline} {
-		if spec == "" {
-			continue
-		}
-		if _, err := referee.NewPlayer(spec, nil, nil); err != nil {
-			return err
-		}
-	}
-	if c.RecordDir != "" {
-		if err := os.MkdirAll(c.RecordDir, 0o755); err != nil {
-			return err
-		}
+	if err := checkCampaign(fs, &c, *baseline, stderr); err != nil {
+		return err
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -118,6 +81,61 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("interrupted: %w", err)
+	}
+	return nil
+}
+
+// campaignFlags defines the flags of the campaign c, and returns those of
+// the run: -baseline, -outcomes and -cpuprofile.
+func campaignFlags(fs *flag.FlagSet, c *referee.Campaign) (baseline, outcomes, cpuprofile *string) {
+	fs.StringVar(&c.Me, "me", "bot", "player under test: our bot as bot[:OPTIONS] (OPTIONS separated by commas: "+players.BotOptions+"; oracle: told those hands, in the bids and the card play or only one of them), Eva sharing the decisions with it as evabid, evaplay, evalead or evafollow[:OPTIONS], or an agent name")
+	fs.StringVar(&c.Partner, "partner", "", "the player in the partner seat (default: -me): an agent name or bot[:OPTIONS]")
+	fs.StringVar(&c.Opp, "opp", "eva", "opponents: an agent name ("+strings.Join(agents.Names(), ", ")+", or the engine's names) or bot[:OPTIONS]")
+	baseline = fs.String("baseline", "", "also play this player in -me's place on the same deals and seats, and report the paired difference")
+	fs.IntVar(&c.N, "n", 400, "matches (with -duplicate: played in pairs on the same deals)")
+	fs.IntVar(&c.Target, "target", 151, "target score")
+	fs.IntVar(&c.Sweep, "sweep", 25, "Colour sweep points (0: instant win)")
+	fs.BoolVar(&c.Duplicate, "duplicate", false, "play each deal sequence twice, seats swapped, and report the pairs")
+	outcomes = fs.String("outcomes", "", "write the deals' results to this file as a histogram of (match points of one team, of the other), both teams' views: the input of giretra/search's win-probability tables")
+	fs.IntVar(&c.Concurrency, "concurrency", 2, "matches played at once")
+	fs.StringVar(&c.RecordDir, "record", "", "write every match's record to this folder (giretra-ref show, report and losses read them)")
+	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the decks and the agents (0: a random seed, printed)")
+	cpuprofile = fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof), to see where the bot's decisions spend their time")
+	return baseline, outcomes, cpuprofile
+}
+
+// checkCampaign completes the parsed campaign (pairs, the partner, a
+// drawn seed, the record folder) and refuses what cannot run: every spec
+// is checked before any match.
+func checkCampaign(fs *flag.FlagSet, c *referee.Campaign, baseline string, stderr io.Writer) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if c.N < 1 || c.Concurrency < 1 {
+		return errors.New("-n and -concurrency must be at least 1")
+	}
+	if c.Duplicate && c.N%2 == 1 {
+		c.N++ // pairs
+	}
+	if c.Partner == "" {
+		c.Partner = c.Me
+	}
+	if c.Seed == 0 {
+		c.Seed = rand.Uint64N(1_000_000_000) + 1
+		fmt.Fprintf(stderr, "giretra-strength: seed %d\n", c.Seed)
+	}
+	for _, spec := range []string{c.Me, c.Partner, c.Opp, baseline} {
+		if spec == "" {
+			continue
+		}
+		if _, err := players.InProcess(spec); err != nil {
+			return err
+		}
+	}
+	if c.RecordDir != "" {
+		if err := os.MkdirAll(c.RecordDir, 0o755); err != nil {
+			return err
+		}
 	}
 	return nil
 }

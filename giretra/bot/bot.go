@@ -340,10 +340,8 @@ func (b *Bot) contractFor(v *giretra.PlayView) (giretra.Contract, *giretra.Negot
 
 // matchAction returns the offered option equal to a, or the fallback.
 func matchAction(a giretra.Action, valid []giretra.Action) giretra.Action {
-	for _, v := range valid {
-		if v.SameChoice(a) {
-			return v
-		}
+	if o, ok := giretra.Offered(a, valid); ok {
+		return o
 	}
 	return giretra.FallbackAction(valid)
 }

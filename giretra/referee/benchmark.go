@@ -92,17 +92,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, c *BenchmarkConf
 	if p.fixCuts {
 		rep.Duplicate = pairedOf(pairUnits(recs))
 	}
-	// Announcer stats: [family][side] announced, won; families Colour, NoTrumps, AllTrumps.
-	var ann, won [3][2]int
-	family := func(m giretra.Mode) int {
-		switch m {
-		case giretra.NoTrumps:
-			return 1
-		case giretra.AllTrumps:
-			return 2
-		}
-		return 0
-	}
+	var ann announcers
 	var aPts, bPts int
 	for _, r := range recs {
 		if r == nil {
@@ -146,15 +136,7 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, c *BenchmarkConf
 					bPts += d.SweepBonus
 				}
 			}
-			s := 0
-			if d.AnnouncerTeam != at {
-				s = 1
-			}
-			f := family(d.Mode)
-			ann[f][s]++
-			if d.MatchPoints[d.AnnouncerTeam] > d.MatchPoints[d.AnnouncerTeam.Other()] || d.IsInstantWin {
-				won[f][s]++
-			}
+			ann.add(d, at)
 		}
 	}
 	if rep.Played > 0 {
@@ -168,15 +150,23 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, c *BenchmarkConf
 		rep.BPointsPerDeal = float64(bPts) / float64(rep.Deals)
 	}
 	// Ratings normalised so that random = 1000, as the engine offers.
-	if a.agent == "random" || b.agent == "random" {
+	if a.isAgent("random") || b.isAgent("random") {
 		off := 1000 - rep.EloA
-		if b.agent == "random" {
+		if b.isAgent("random") {
 			off = 1000 - rep.EloB
 		}
 		ea, eb := rep.EloA+off, rep.EloB+off
 		rep.AdjustedEloA, rep.AdjustedEloB = &ea, &eb
 	}
-	for si, sd := range [2]*side{a, b} {
+	rep.Timing = sideTimings(recs, a, b)
+	rep.Announcer = ann.rows(a.name, b.name)
+	return rep
+}
+
+// sideTimings is the response times of the bot servers among the sides.
+func sideTimings(recs []*matchRecord, sides ...*side) []SideTiming {
+	var out []SideTiming
+	for si, sd := range sides {
 		if sd.bot == nil {
 			continue
 		}
@@ -192,29 +182,59 @@ func buildBenchReport(p *plan, a, b *side, recs []*matchRecord, c *BenchmarkConf
 		for k := range nKinds {
 			st.Stats = append(st.Stats, computeStats(kindNames[k], all[k]))
 		}
-		rep.Timing = append(rep.Timing, st)
+		out = append(out, st)
 	}
+	return out
+}
+
+// announcers counts the contracts announced and won, by mode family
+// (Colour, NoTrumps, AllTrumps) and side (a, b).
+type announcers struct{ announced, won [3][2]int }
+
+// add counts deal d, side a being team aTeam.
+func (an *announcers) add(d giretra.DealResult, aTeam giretra.Team) {
+	s := 0
+	if d.AnnouncerTeam != aTeam {
+		s = 1
+	}
+	f := 0
+	switch d.Mode {
+	case giretra.NoTrumps:
+		f = 1
+	case giretra.AllTrumps:
+		f = 2
+	}
+	an.announced[f][s]++
+	if d.MatchPoints[d.AnnouncerTeam] > d.MatchPoints[d.AnnouncerTeam.Other()] || d.IsInstantWin {
+		an.won[f][s]++
+	}
+}
+
+// rows are the report's rows: each family for each side, then the
+// totals.
+func (an *announcers) rows(a, b string) []AnnouncerRow {
+	var out []AnnouncerRow
 	names := [3]string{"Colour", "NoTrumps", "AllTrumps"}
 	var tot, totWon [2]int
 	for f := range 3 {
 		for s := range 2 {
-			row := AnnouncerRow{Mode: names[f], Side: [2]string{a.name, b.name}[s], Announced: ann[f][s], Won: won[f][s]}
+			row := AnnouncerRow{Mode: names[f], Side: [2]string{a, b}[s], Announced: an.announced[f][s], Won: an.won[f][s]}
 			if row.Announced > 0 {
 				row.Rate = float64(row.Won) / float64(row.Announced)
 			}
-			tot[s] += ann[f][s]
-			totWon[s] += won[f][s]
-			rep.Announcer = append(rep.Announcer, row)
+			tot[s] += an.announced[f][s]
+			totWon[s] += an.won[f][s]
+			out = append(out, row)
 		}
 	}
 	for s := range 2 {
-		row := AnnouncerRow{Mode: "Total", Side: [2]string{a.name, b.name}[s], Announced: tot[s], Won: totWon[s]}
+		row := AnnouncerRow{Mode: "Total", Side: [2]string{a, b}[s], Announced: tot[s], Won: totWon[s]}
 		if row.Announced > 0 {
 			row.Rate = float64(row.Won) / float64(row.Announced)
 		}
-		rep.Announcer = append(rep.Announcer, row)
+		out = append(out, row)
 	}
-	return rep
+	return out
 }
 
 // BenchmarkConfig is a benchmark of A against B, as the engine's

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/wire"
 )
 
@@ -41,7 +42,7 @@ type Setup struct {
 	DecisionTimeout, NotifyTimeout time.Duration
 	// RecordDir, when set, receives a game record per match.
 	RecordDir string
-	Registry  *Registry
+	Registry  *players.Registry
 	// Log, when set, is told what the bot launcher does (the init
 	// command, the process started).
 	Log func(msg string)
@@ -78,17 +79,17 @@ func (s *Setup) plan(command string, matches int) *plan {
 
 // sideOptions are the settings that shape HTTP sides.
 func (s *Setup) sideOptions() sideOptions {
-	return sideOptions{Dialect: s.Dialect, Notify: s.Notify, Concurrency: s.Concurrency, DecisionTO: s.DecisionTimeout, NotifyTO: s.NotifyTimeout,
-		Log: s.Log}
+	return sideOptions{Dialect: s.Dialect, Notify: s.Notify, Concurrency: s.Concurrency, DecisionTimeout: s.DecisionTimeout,
+		NotifyTimeout: s.NotifyTimeout, Log: s.Log}
 }
 
 // open opens one bot.
 func (s *Setup) open(ctx context.Context, spec string) (*side, error) {
-	bs, err := s.Registry.Resolve(spec)
+	e, err := s.Registry.Resolve(spec)
 	if err != nil {
 		return nil, err
 	}
-	return openSide(ctx, spec, bs, s.sideOptions())
+	return openSide(ctx, spec, e, s.sideOptions())
 }
 
 // openSides opens both teams (and the first one's partner); on failure
@@ -152,3 +153,10 @@ func (t *tracker) done(r *matchRecord) bool {
 func roundSeconds(d time.Duration) float64 { return math.Round(d.Seconds()*100) / 100 }
 
 func isCanceled(err error) bool { return errors.Is(err, context.Canceled) }
+
+// InfraError is a failure to set a bot up (init, launch, health) or to
+// write a record: the engine's exit status 2.
+type InfraError struct{ err error }
+
+func (e *InfraError) Error() string { return e.err.Error() }
+func (e *InfraError) Unwrap() error { return e.err }

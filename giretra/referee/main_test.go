@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/referee/refereetest"
 )
 
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 // the seed, one match at a time, the engine's dialect, no bots folder.
 func setup(t *testing.T) Setup {
 	return Setup{Target: 151, Seed: 1, Shuffle: true, Seats: "team1", Concurrency: 1,
-		Registry: NewRegistry(t.TempDir(), func(msg string) { t.Errorf("registry: %s", msg) })}
+		Registry: players.NewRegistry(t.TempDir(), func(msg string) { t.Errorf("registry: %s", msg) })}
 }
 
 // validation is a validation of the bot at url against random with

@@ -11,22 +11,22 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
 )
 
-// side is one bot: an in-process agent or a bot server (by URL or
+// side is one bot: an in-process player or a bot server (by URL or
 // launched from its folder).
 type side struct {
 	spec  string // as given on the command line
 	name  string
-	agent string
+	entry players.Entry // what spec names
 	bot   *remote.Client
-	proc  *botProcess
+	proc  *players.Launched
 	// make, when set, makes the side's in-process players instead of the
-	// agent (giretra-strength's players): for seat in the match numbered
+	// entry (giretra-strength's players): for seat in the match numbered
 	// match, deal giving oracle players the hands in play.
 	make func(seat giretra.Position, match int, deal func() ([4]giretra.Set, bool)) giretra.Player
 }
@@ -38,53 +38,62 @@ func (s *side) close() {
 	if s.bot != nil {
 		s.bot.Close()
 	}
-	s.proc.stop()
+	s.proc.Stop()
 }
+
+// isAgent reports whether the side is the giretra/agents player name.
+func (s *side) isAgent(name string) bool { return s.bot == nil && s.entry.Agent == name }
+
+// needsDeal reports whether the side's players must be told the hands in
+// play (oracles).
+func (s *side) needsDeal() bool { return s != nil && (s.make != nil || s.entry.NeedsDeal()) }
 
 // sideOptions are the flags that shape HTTP sides.
 type sideOptions struct {
-	Dialect     wire.Dialect
-	Notify      *[6]bool // for bots given by URL; nil = the dialect's default
-	Concurrency int
-	DecisionTO  time.Duration
-	NotifyTO    time.Duration
-	Log         func(msg string) // the launcher's messages; nil: none
+	Dialect         wire.Dialect
+	Notify          *[6]bool // for bots given by URL; nil = the dialect's default
+	Concurrency     int
+	DecisionTimeout time.Duration
+	NotifyTimeout   time.Duration
+	Log             func(msg string) // the launcher's messages; nil: none
 }
 
-// openSide opens a resolved bot: an agent, a URL, or a folder holding
-// bot.meta.json (launched as the engine does).
-func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions) (*side, error) {
-	s := &side{spec: spec, name: bs.Name}
+// openSide opens a resolved bot: an in-process player, a URL, or a folder
+// holding bot.meta.json (launched as the engine does).
+func openSide(ctx context.Context, spec string, e players.Entry, o sideOptions) (*side, error) {
+	s := &side{spec: spec, name: e.Name, entry: e}
 	switch {
-	case bs.Agent != "":
-		s.agent = bs.Agent
+	case e.InProcess():
 		return s, nil
-	case bs.URL != "":
-		n := AllEvents()
+	case e.URL != "":
+		n := players.AllEvents()
 		switch {
 		case o.Notify != nil:
 			n = *o.Notify
 		case o.Dialect == wire.Seed:
 			n = seedDefaultNotify()
 		}
-		s.bot = remote.NewClient(bs.URL, o.Dialect, n, o.Concurrency)
+		s.bot = remote.NewClient(e.URL, o.Dialect, n, o.Concurrency)
 	default:
-		p, err := launchBot(ctx, bs.Dir, o.Log)
+		p, err := players.Launch(ctx, e.Dir, o.Log)
 		if err != nil {
-			return nil, err
+			return nil, &InfraError{err}
 		}
-		s.proc, s.name = p, p.name
-		n := BotEvents(p.meta)
-		if o.Dialect == wire.Seed && !p.meta.Listed {
+		s.proc = p
+		if s.name == "" {
+			s.name = p.Name
+		}
+		n := p.Events
+		if o.Dialect == wire.Seed && !p.Meta.Listed {
 			n = seedDefaultNotify()
 		}
-		s.bot = remote.NewClient(p.baseURL, o.Dialect, n, o.Concurrency)
+		s.bot = remote.NewClient(p.URL, o.Dialect, n, o.Concurrency)
 	}
-	if o.DecisionTO > 0 {
-		s.bot.DecisionTimeout = o.DecisionTO
+	if o.DecisionTimeout > 0 {
+		s.bot.DecisionTimeout = o.DecisionTimeout
 	}
-	if o.NotifyTO > 0 {
-		s.bot.NotifyTimeout = o.NotifyTO
+	if o.NotifyTimeout > 0 {
+		s.bot.NotifyTimeout = o.NotifyTimeout
 	}
 	return s, nil
 }
@@ -92,7 +101,7 @@ func openSide(ctx context.Context, spec string, bs BotSpec, o sideOptions) (*sid
 // seedDefaultNotify is the seed document's five notifications (it does not
 // know negotiation-completed).
 func seedDefaultNotify() [6]bool {
-	n := AllEvents()
+	n := players.AllEvents()
 	n[giretra.NegotiationCompleted] = false
 	return n
 }
@@ -112,7 +121,7 @@ func (s *side) player(seat giretra.Position, k, slot int, base int64, seeded boo
 		}
 		return remote.NewSeat(s.bot, seat, seed)
 	}
-	p, _ := agents.New(s.agent, rand.New(rand.NewPCG(uint64(base), uint64(4*k+int(seat)))))
+	p, _ := s.entry.Player(rand.New(rand.NewPCG(uint64(base), uint64(4*k+int(seat)))), deal)
 	return p
 }
 
@@ -170,21 +179,19 @@ func (r *matchRecord) time(sideIdx, kind int, d time.Duration) {
 	r.mu.Unlock()
 }
 
-// watched wraps a seat's player to time its decisions and notifications,
-// as the engine's ValidatingPlayerAgent does, and to write the record.
+// watched is a seat as the referee runs it: players.Seat times each
+// decision and records a bot server's calls, as the engine's
+// ValidatingPlayerAgent does; watched adds the run's timings, side a's
+// decisions and time limit, the cuts, bids and events of the record.
 type watched struct {
-	inner   giretra.Player
+	*players.Seat
 	side    int
 	seat    giretra.Position
 	rec     *matchRecord
-	limitMS int  // decision time limit for violations (validate -timeout), 0 = none
-	keep    bool // keep side a's decisions (validate -d)
-
+	maxTime time.Duration  // a slower decision of side a is a violation (validate -timeout); 0: none
+	keep    bool           // keep side a's decisions (validate -d)
 	w       *record.Writer // the match's record, nil when not recording
 	events  bool           // this seat passes the game's events to w
-	http    *remote.Seat   // the inner player, when it is a bot server's seat
-	dialect wire.Dialect
-	mul     giretra.Multiplier // the deal's multiplier, for the seed dialect's card requests
 	fixCut  func(deal int) giretra.Cut
 }
 
@@ -195,38 +202,63 @@ func dealNo(m *giretra.MatchState) int {
 	return len(m.Deals) + 1
 }
 
-// check times a decision, records its call and its violations.
-func (w *watched) check(kind int, d time.Duration, m *giretra.MatchState, decision string, endpoint string, request func() any, answer any, err error) {
-	w.rec.time(w.side, kind, d)
-	line := 0
-	if w.w != nil && w.http != nil {
-		line = w.w.Call(w.seat, kindNames[kind], endpoint, request(), answer, d, err)
+func newWatched(inner giretra.Player, side int, seat giretra.Position, rec *matchRecord, p *plan, w *record.Writer) *watched {
+	wp := &watched{Seat: players.NewSeat(seat, inner, p.dialect), side: side, seat: seat, rec: rec, maxTime: p.maxTime, keep: p.keep,
+		w: w, events: seat == giretra.Bottom}
+	if w != nil {
+		wp.Record = w
 	}
+	wp.Decided = wp.decided
+	wp.Notified = wp.notified
+	return wp
+}
+
+// decided times a decision and checks side a's against the time limit.
+func (w *watched) decided(d players.Decision) {
+	kind := kindOf(d.Kind)
+	w.rec.time(w.side, kind, d.Took)
 	if w.keep && w.side == sideA {
 		w.rec.mu.Lock()
-		w.rec.Decisions = append(w.rec.Decisions, kindNames[kind]+" "+decision)
+		w.rec.Decisions = append(w.rec.Decisions, d.Kind+" "+d.Answer)
 		w.rec.mu.Unlock()
 	}
-	if w.limitMS > 0 && d > time.Duration(w.limitMS)*time.Millisecond && w.side == sideA {
-		detail := fmt.Sprintf("%v: response time %.1fms exceeded the limit of %dms", w.seat, float64(d)/1e6, w.limitMS)
+	if w.maxTime > 0 && d.Took > w.maxTime && w.side == sideA {
+		detail := fmt.Sprintf("%v: response time %.1fms exceeded the limit of %dms", w.seat, float64(d.Took)/1e6, w.maxTime.Milliseconds())
 		w.rec.mu.Lock()
-		w.rec.Violations = append(w.rec.Violations, Violation{Kind: kindNames[kind], Match: w.rec.Index + 1, Deal: dealNo(m), Detail: detail})
+		w.rec.Violations = append(w.rec.Violations, Violation{Kind: d.Kind, Match: w.rec.Index + 1, Deal: dealNo(d.Match), Detail: detail})
 		w.rec.mu.Unlock()
 		if w.w != nil {
-			w.w.Violation(w.seat, kindNames[kind], detail, line)
+			w.w.Violation(w.seat, d.Kind, detail, d.Line)
 		}
 	}
 }
 
-func (w *watched) ChooseCut(ctx context.Context, seat giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
-	t := time.Now()
-	c, err := w.inner.ChooseCut(ctx, seat, m)
-	var answer any
-	if err == nil {
-		answer = wire.CutAnswer{Position: c.Position, FromTop: c.FromTop}
+// kindOf is the index of a record kind in kindNames.
+func kindOf(kind string) int {
+	for k, name := range kindNames {
+		if name == kind {
+			return k
+		}
 	}
-	w.check(kindCut, time.Since(t), m, fmt.Sprintf("(%d, %v)", c.Position, c.FromTop),
-		"choose-cut", func() any { return wire.EncodeCut(w.dialect, m) }, answer, err)
+	return kindNotification
+}
+
+// notified times a notification and keeps a failed one as a warning: it
+// never stops the match.
+func (w *watched) notified(ctx context.Context, seat giretra.Position, e *giretra.Event, d time.Duration, err error) {
+	w.rec.time(w.side, kindNotification, d)
+	if err != nil && ctx.Err() == nil {
+		w.rec.mu.Lock()
+		w.rec.Warnings[w.side] = append(w.rec.Warnings[w.side],
+			fmt.Sprintf("match %d deal %d %v %s: %v", w.rec.Index+1, dealNo(e.Match), seat, e.Kind, err))
+		w.rec.mu.Unlock()
+	}
+}
+
+// ChooseCut records the cut the deal uses: the player's, or the
+// referee's in a duplicate (the player's then shown as asked).
+func (w *watched) ChooseCut(ctx context.Context, seat giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
+	c, err := w.Seat.ChooseCut(ctx, seat, m)
 	if err != nil || !c.Valid() {
 		return c, err // the match stops on it, as in the engine
 	}
@@ -240,41 +272,20 @@ func (w *watched) ChooseCut(ctx context.Context, seat giretra.Position, m *giret
 	return applied, nil
 }
 
+// ChooseAction records an offered bid.
 func (w *watched) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Action, error) {
-	t := time.Now()
-	a, err := w.inner.ChooseAction(ctx, v)
-	var answer any
-	if err == nil {
-		answer = wire.FromValidAction(a)
-	}
-	w.check(kindNegotiation, time.Since(t), v.Match, a.String(),
-		"choose-negotiation-action", func() any { return wire.EncodeBid(w.dialect, v) }, answer, err)
+	a, err := w.Seat.ChooseAction(ctx, v)
 	if w.w != nil && err == nil {
-		for _, o := range v.Valid {
-			if o.SameChoice(a) {
-				w.w.Bid(o)
-				break
-			}
+		if o, ok := giretra.Offered(a, v.Valid); ok {
+			w.w.Bid(o)
 		}
 	}
 	return a, err
 }
 
-func (w *watched) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
-	t := time.Now()
-	c, err := w.inner.ChooseCard(ctx, v)
-	var answer any
-	if c <= 31 { // a card not offered is an error with the card
-		answer = wire.FromCard(c)
-	}
-	w.check(kindCardPlay, time.Since(t), v.Match, c.String(),
-		"choose-card", func() any { return wire.EncodeCard(w.dialect, v, w.mul) }, answer, err)
-	return c, err
-}
-
-// Notify times the notifications that really go out (a bot server's
-// disabled or pre-session ones are not counted) and records failures as
-// warnings; they never stop the match.
+// Notify records the game's events (one seat does) and the contracts'
+// announcers, then passes e on. A notification that fails never stops
+// the match: it is a warning (notified).
 func (w *watched) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
 	if w.events {
 		if w.w != nil {
@@ -290,32 +301,7 @@ func (w *watched) Notify(ctx context.Context, seat giretra.Position, e *giretra.
 			}
 		}
 	}
-	switch e.Kind { // as remote.Seat tracks it, for the recorded card requests
-	case giretra.DealStarted:
-		w.mul = giretra.Normal
-	case giretra.NegotiationCompleted:
-		if st, err := e.Negotiation.State(); err == nil {
-			if c, ok := st.Contract(); ok {
-				w.mul = c.Multiplier
-			}
-		}
-	}
-	if w.http != nil && !w.http.WillSend(e.Kind) {
-		return w.inner.Notify(ctx, seat, e)
-	}
-	t := time.Now()
-	err := w.inner.Notify(ctx, seat, e)
-	d := time.Since(t)
-	w.rec.time(w.side, kindNotification, d)
-	if w.w != nil && w.http != nil {
-		w.w.Call(seat, record.KindNotification, "notify/"+e.Kind.String(), nil, nil, d, err)
-	}
-	if err != nil && ctx.Err() == nil {
-		w.rec.mu.Lock()
-		w.rec.Warnings[w.side] = append(w.rec.Warnings[w.side],
-			fmt.Sprintf("match %d deal %d %v %s: %v", w.rec.Index+1, dealNo(e.Match), seat, e.Kind, err))
-		w.rec.mu.Unlock()
-	}
+	_ = w.Seat.Notify(ctx, seat, e)
 	return nil
 }
 
@@ -330,9 +316,9 @@ type plan struct {
 	deckSeed     int64  // the deck streams' seed: seed+50000, or drawn (--shuffle false)
 	seats        string // team1, team2, alternate
 	concurrency  int
-	limitMS      int  // validate -timeout
-	abortOnErr   bool // benchmark: the engine aborts the whole run on any error
-	keep         bool // keep side a's decisions (validate -d)
+	maxTime      time.Duration // validate -timeout
+	abortOnErr   bool          // benchmark: the engine aborts the whole run on any error
+	keep         bool          // keep side a's decisions (validate -d)
 	aSeedShift   int64
 	bSeed        *int64 // side b's seed base if not seed+10000
 	recordDir    string
@@ -450,9 +436,7 @@ func playOne(ctx context.Context, p *plan, g game) *matchRecord {
 		sd := g.sides()[which]
 		inner := sd.player(seat, g.k[which], slots[which], g.seeds[which], p.seeded, tab.get)
 		slots[which]++
-		wp := &watched{inner: inner, side: which, seat: seat, rec: rec, limitMS: p.limitMS, keep: p.keep,
-			w: w, events: seat == giretra.Bottom, dialect: p.dialect}
-		wp.http, _ = inner.(*remote.Seat)
+		wp := newWatched(inner, which, seat, rec, p, w)
 		switch {
 		case g.fixCuts:
 			wp.fixCut = func(deal int) giretra.Cut { return p.fixedCut(g.deck, deal) }
@@ -463,7 +447,7 @@ func playOne(ctx context.Context, p *plan, g game) *matchRecord {
 	}
 	cfg := giretra.MatchConfig{TargetScore: p.target, FirstDealer: g.dealer, ColourSweepPoints: p.sweep, Cut: g.cut}
 	for _, sd := range g.sides() {
-		if sd != nil && sd.make != nil {
+		if sd.needsDeal() {
 			cfg.Deal = tab.set // for oracle players
 		}
 	}

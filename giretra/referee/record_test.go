@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/referee/refereetest"
 	"github.com/botarena/gamebot/giretra/wire"
@@ -18,7 +19,7 @@ func TestRecordHTTPBot(t *testing.T) {
 	bot := refereetest.NewBot("calculating")
 	rec := filepath.Join(t.TempDir(), "rec")
 	c := validation(t, serve(t, bot), 20, 7)
-	notify := EventSet([]string{"deal-started", "match-ended"})
+	notify := players.EventSet([]string{"deal-started", "match-ended"})
 	c.Concurrency, c.Seats, c.RecordDir, c.Notify, c.Partner = 2, "alternate", rec, &notify, "eva"
 	rep, err := Validate(t.Context(), c)
 	if err != nil || rep.Completed != 20 {
@@ -85,7 +86,7 @@ func checkRequestsRecorded(t *testing.T, ms []*record.Match, bot *refereetest.Bo
 func TestRecordSeedDialect(t *testing.T) {
 	bot := refereetest.NewBot("eva")
 	c := validation(t, serve(t, bot), 2, 6)
-	notify := EventSet([]string{"deal-started"})
+	notify := players.EventSet([]string{"deal-started"})
 	c.Dialect, c.Notify, c.RecordDir = wire.Seed, &notify, t.TempDir()
 	if _, err := Validate(t.Context(), c); err != nil {
 		t.Fatal(err)

@@ -3,15 +3,11 @@ package referee
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/giretra/agents"
-	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -63,14 +59,14 @@ type MatchError struct {
 
 // Play runs the campaign's matches, Concurrency at a time; progress
 // (nil: none) is told after each match finished or failed, one at a time.
-// Interrupted, it returns what finished. A spec naming no player (see
-// NewPlayer) or a record folder it cannot make is an error before any
-// match.
+// Interrupted, it returns what finished. A spec naming no in-process
+// player (players.InProcess) or a record folder it cannot make is an
+// error before any match.
 func (c *Campaign) Play(ctx context.Context, progress func(CampaignProgress)) (*CampaignResult, error) {
 	t := &CampaignResult{Results: make([]*giretra.MatchResult, c.N), Latency: map[string][]time.Duration{}, Contracts: map[string]*[4]int{}}
 	in := func(spec string) *side {
 		return &side{spec: spec, name: spec, make: func(seat giretra.Position, match int, deal func() ([4]giretra.Set, bool)) giretra.Player {
-			p, _ := NewPlayer(spec, rand.New(rand.NewPCG(c.Seed+uint64(match), uint64(seat)+17)), deal) // specs checked below
+			p, _ := players.New(spec, rand.New(rand.NewPCG(c.Seed+uint64(match), uint64(seat)+17)), deal) // specs checked below
 			return p
 		}}
 	}
@@ -78,7 +74,7 @@ func (c *Campaign) Play(ctx context.Context, progress func(CampaignProgress)) (*
 		if spec == "" {
 			continue
 		}
-		if _, err := NewPlayer(spec, nil, nil); err != nil {
+		if _, err := players.InProcess(spec); err != nil {
 			return nil, err
 		}
 	}
@@ -271,100 +267,4 @@ func countContracts(tally map[string]*[4]int, deals []giretra.DealResult, me gir
 		st[2] += a
 		st[3] += o
 	}
-}
-
-// NewPlayer makes the in-process player a spec names: an agent of
-// giretra/agents, or our bot as bot[:fast][:noinf][:dd][:models][:linear]
-// [:effort=X][:budget=D][:oracle=full|partner|opponents[@bid|@play]], or one of the
-// composites evabid+bot…, evaplay+bot…, evalead+bot…, evafollow+bot…
-// (Eva's bidding, Eva's card play, Eva's leads or follows with the bot's
-// other decisions). deal gives oracle players the hands in play. A spec
-// naming no player, an unknown option or a bad value is an error naming
-// it: a measurement of the wrong player would say nothing.
-func NewPlayer(spec string, rng *rand.Rand, deal func() ([4]giretra.Set, bool)) (giretra.Player, error) {
-	for _, pre := range []string{"evabid+", "evaplay+", "evalead+", "evafollow+"} {
-		rest, ok := strings.CutPrefix(spec, pre)
-		if !ok {
-			continue
-		}
-		cfg, isBot, err := parseBot(rest)
-		switch {
-		case err != nil:
-			return nil, fmt.Errorf("player %q: %w", spec, err)
-		case !isBot:
-			return nil, fmt.Errorf("player %q: %s wants a bot spec after it (bot[:option…]), not %q", spec, pre, rest)
-		}
-		e, _ := agents.New("eva", rng)
-		switch pre {
-		case "evabid+":
-			return agents.Hybrid{Bidder: e, Player: bot.New(cfg)}, nil
-		case "evaplay+":
-			return agents.Hybrid{Bidder: bot.New(cfg), Player: e}, nil
-		}
-		return agents.Mixed{Eva: e, Other: bot.New(cfg), EvaLeads: pre == "evalead+"}, nil
-	}
-	cfg, isBot, err := parseBot(spec)
-	if err != nil {
-		return nil, fmt.Errorf("player %q: %w", spec, err)
-	}
-	if isBot {
-		if cfg.Oracle != nil {
-			o := *cfg.Oracle
-			o.Deal = deal
-			cfg.Oracle = &o
-		}
-		return bot.New(cfg), nil
-	}
-	return agents.New(spec, rng)
-}
-
-// botOptions is what parseBot knows, for its errors.
-const botOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents[@bid|@play]"
-
-// parseBot reads a bot[:option…] spec; isBot is false for any other spec.
-func parseBot(spec string) (cfg bot.Config, isBot bool, err error) {
-	opts, ok := strings.CutPrefix(spec, "bot")
-	if !ok || opts != "" && opts[0] != ':' {
-		return cfg, false, nil
-	}
-	if opts == "" {
-		return cfg, true, nil
-	}
-	for _, f := range strings.Split(opts[1:], ":") {
-		name, value, hasValue := strings.Cut(f, "=")
-		switch {
-		case !hasValue && name == "fast":
-			cfg.Fast = true
-		case !hasValue && name == "noinf":
-			cfg.NoInference = true
-		case !hasValue && name == "dd":
-			cfg.DoubleDummy = true
-		case !hasValue && name == "models":
-			cfg.PlayoutModels = true
-		case !hasValue && name == "linear":
-			cfg.LinearScore = true
-		case hasValue && name == "oracle":
-			who, phase, _ := strings.Cut(value, "@")
-			if who != "full" && who != "partner" && who != "opponents" || phase != "" && phase != "bid" && phase != "play" {
-				return cfg, true, fmt.Errorf("bad oracle=%s (want full, partner or opponents, then @bid or @play for one phase)", value)
-			}
-			cfg.Oracle = &bot.Oracle{Partner: who == "full" || who == "partner", Opponents: who == "full" || who == "opponents",
-				BidOnly: phase == "bid", PlayOnly: phase == "play"}
-		case hasValue && name == "effort":
-			x, perr := strconv.ParseFloat(value, 64)
-			if perr != nil || !(x > 0) || math.IsInf(x, 0) {
-				return cfg, true, fmt.Errorf("bad effort=%s (want a positive number)", value)
-			}
-			cfg.Effort = x
-		case hasValue && name == "budget":
-			d, perr := time.ParseDuration(value)
-			if perr != nil || d <= 0 {
-				return cfg, true, fmt.Errorf("bad budget=%s (want a positive duration such as 250ms)", value)
-			}
-			cfg.Budget = d
-		default:
-			return cfg, true, fmt.Errorf("unknown option %q (want %s)", f, botOptions)
-		}
-	}
-	return cfg, true, nil
 }

@@ -3,7 +3,6 @@ package referee
 import (
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
@@ -37,56 +36,5 @@ func TestCountContracts(t *testing.T) {
 				t.Errorf("doubled NoTrumps made by the team under test: %v", *st)
 			}
 		})
-	}
-}
-
-// TestNewPlayerSpecs: the specs giretra-strength measures name one player
-// each; anything else is an error naming what is wrong, never the default
-// bot measured in silence.
-func TestNewPlayerSpecs(t *testing.T) {
-	tests := []struct {
-		spec    string
-		wantErr string // "": a player
-	}{
-		{"bot", ""},
-		{"bot:fast:noinf:dd:models:linear", ""},
-		{"bot:effort=0.5:budget=1s", ""},
-		{"bot:oracle=full", ""},
-		{"bot:oracle=partner@bid", ""},
-		{"bot:oracle=opponents@play", ""},
-		{"evabid+bot:fast", ""},
-		{"evaplay+bot", ""},
-		{"evalead+bot:noinf", ""},
-		{"evafollow+bot:budget=100ms", ""},
-		{"eva", ""},
-		{"noisy-eva", ""},
-		{"bot:budgte=1s", `"budgte=1s"`},
-		{"bot:fats", `"fats"`},
-		{"bot:", `""`},
-		{"bot::fast", `""`},
-		{"bot:fast=1", `"fast=1"`},
-		{"bot:budget", `"budget"`},
-		{"bot:budget=1parsec", "bad budget=1parsec"},
-		{"bot:budget=0s", "bad budget=0s"},
-		{"bot:budget=-1s", "bad budget=-1s"},
-		{"bot:effort=lots", "bad effort=lots"},
-		{"bot:effort=0", "bad effort=0"},
-		{"bot:effort=NaN", "bad effort=NaN"},
-		{"bot:effort=+Inf", "bad effort=+Inf"},
-		{"bot:oracle=everyone", "bad oracle=everyone"},
-		{"bot:oracle=full@cut", "bad oracle=full@cut"},
-		{"bottom", `unknown agent "bottom"`},
-		{"evabid+eva", `evabid+ wants a bot spec after it`},
-		{"evaplay+bot:budgte=1s", `"budgte=1s"`},
-		{"nobody", `unknown agent "nobody"`},
-	}
-	for _, tt := range tests {
-		p, err := NewPlayer(tt.spec, nil, nil)
-		switch {
-		case tt.wantErr == "" && (err != nil || p == nil):
-			t.Errorf("%s: %v", tt.spec, err)
-		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
-			t.Errorf("%s: %v, want an error with %s", tt.spec, err, tt.wantErr)
-		}
 	}
 }

@@ -154,31 +154,23 @@ func Swiss(ctx context.Context, c SwissConfig) (*SwissReport, error) {
 	if err := prepareRecordDir(c.RecordDir); err != nil {
 		return nil, err
 	}
-	tell := c.Round
-	if tell == nil {
-		tell = func(SwissRound) {}
-	}
-	var ps []*Participant
+	ps, err := c.openEntrants(ctx, names)
 	defer func() {
 		for _, p := range ps {
 			p.side.close()
 		}
 	}()
-	seen := map[string]int{}
-	for i, spec := range names {
-		s, err := c.open(ctx, spec)
-		if err != nil {
-			return nil, err
-		}
-		if seen[s.name]++; seen[s.name] > 1 {
-			s.name = fmt.Sprintf("%s (%d)", s.name, seen[s.name])
-		}
-		ps = append(ps, &Participant{side: s, order: i, Name: s.name, Elo: c.Elo, MinElo: c.Elo, MaxElo: c.Elo})
+	if err != nil {
+		return nil, err
 	}
 	p := c.plan("swiss", 0)
 	p.recordPrefix = "swiss"
 	rep := &SwissReport{Rounds: c.Rounds, Target: p.target, Seed: p.seed, Shuffle: c.Shuffle, InitialElo: c.Elo,
 		KMax: c.KMax, KMin: c.KMin, KHalfLife: c.KHalfLife, Matches: []SwissMatch{}}
+	tell := c.Round
+	if tell == nil {
+		tell = func(SwissRound) {}
+	}
 	var entrants []string
 	for _, q := range ps {
 		entrants = append(entrants, q.Name)
@@ -191,14 +183,8 @@ func Swiss(ctx context.Context, c SwissConfig) (*SwissReport, error) {
 		if bye != nil {
 			bye.Byes++
 		}
-		games := make([]game, len(pairs))
-		for i, pr := range pairs {
-			games[i] = game{index: matchNo, a: pr[0].side, b: pr[1].side, aTeam: giretra.Team1, dealer: giretra.Position(round % 4),
-				deck: uint64(matchNo), round: round,
-				seeds: [nSides]int64{p.seed + int64(pr[0].order)*10000, p.seed + int64(pr[1].order)*10000},
-				k:     [nSides]int{pr[0].played(), pr[1].played()}}
-			matchNo++
-		}
+		games := roundGames(p, round, matchNo, pairs)
+		matchNo += len(games)
 		// The pairs of a round are disjoint: playing them at once and
 		// rating them in pairing order is the engine's sequential result.
 		recs := playAll(ctx, p, games, nil)
@@ -211,30 +197,8 @@ func Swiss(ctx context.Context, c SwissConfig) (*SwissReport, error) {
 				}
 				continue
 			}
-			team1Won := r.Result.Winner == giretra.Team1
-			s1, s2 := r.Result.Final.Points[0], r.Result.Final.Points[1]
-			k1 := effectiveK(c.KMax, c.KMin, p1.played(), c.KHalfLife)
-			k2 := effectiveK(c.KMax, c.KMin, p2.played(), c.KHalfLife)
-			w, l := s1, s2
-			if !team1Won {
-				w, l = s2, s1
-			}
-			margin := marginScore(w, l, p.target)
-			a1 := margin
-			if !team1Won {
-				a1 = 1 - margin
-			}
-			e1, e2 := stats.EloExpected(p1.Elo, p2.Elo), stats.EloExpected(p2.Elo, p1.Elo)
-			n1, n2 := p1.Elo+k1*(a1-e1), p2.Elo+k2*((1-a1)-e2)
-			p1.setElo(n1)
-			p2.setElo(n2)
-			winner, loser := p1, p2
-			if !team1Won {
-				winner, loser = p2, p1
-			}
-			winner.Wins++
-			loser.Losses++
-			m := SwissMatch{Round: round, Team1: p1.Name, Team2: p2.Name, Score: [2]int{s1, s2}, Winner: winner.Name, Deals: len(r.Result.Final.Deals)}
+			m := c.rate(p1, p2, &r.Result, p.target)
+			m.Round = round
 			rep.Matches = append(rep.Matches, m)
 			news.Matches = append(news.Matches, m)
 		}
@@ -251,10 +215,79 @@ func Swiss(ctx context.Context, c SwissConfig) (*SwissReport, error) {
 	}
 	rep.Seconds = roundSeconds(time.Since(start))
 	rep.Interrupted = ctx.Err() != nil
+	rep.Participants = ranking(ps)
+	return rep, nil
+}
+
+// roundGames is a round's matches, one per pair, numbered from first:
+// the higher entrant of each pair at Team1, each side's seeds and match
+// counter its own.
+func roundGames(p *plan, round, first int, pairs [][2]*Participant) []game {
+	games := make([]game, len(pairs))
+	for i, pr := range pairs {
+		n := first + i
+		games[i] = game{index: n, a: pr[0].side, b: pr[1].side, aTeam: giretra.Team1, dealer: giretra.Position(round % 4),
+			deck: uint64(n), round: round,
+			seeds: [nSides]int64{p.seed + int64(pr[0].order)*10000, p.seed + int64(pr[1].order)*10000},
+			k:     [nSides]int{pr[0].played(), pr[1].played()}}
+	}
+	return games
+}
+
+// openEntrants opens the entrants, numbering the names that repeat; on
+// failure the entrants it opened come back, to close.
+func (c *SwissConfig) openEntrants(ctx context.Context, names []string) ([]*Participant, error) {
+	var ps []*Participant
+	seen := map[string]int{}
+	for i, spec := range names {
+		s, err := c.open(ctx, spec)
+		if err != nil {
+			return ps, err
+		}
+		if seen[s.name]++; seen[s.name] > 1 {
+			s.name = fmt.Sprintf("%s (%d)", s.name, seen[s.name])
+		}
+		ps = append(ps, &Participant{side: s, order: i, Name: s.name, Elo: c.Elo, MinElo: c.Elo, MaxElo: c.Elo})
+	}
+	return ps, nil
+}
+
+// rate counts the match p1 (Team1) played against p2 and moves both
+// ratings by its margin score, with each one's decayed K.
+func (c *SwissConfig) rate(p1, p2 *Participant, res *giretra.MatchResult, target int) SwissMatch {
+	team1Won := res.Winner == giretra.Team1
+	s1, s2 := res.Final.Points[0], res.Final.Points[1]
+	k1 := effectiveK(c.KMax, c.KMin, p1.played(), c.KHalfLife)
+	k2 := effectiveK(c.KMax, c.KMin, p2.played(), c.KHalfLife)
+	w, l := s1, s2
+	if !team1Won {
+		w, l = s2, s1
+	}
+	margin := marginScore(w, l, target)
+	a1 := margin
+	if !team1Won {
+		a1 = 1 - margin
+	}
+	e1, e2 := stats.EloExpected(p1.Elo, p2.Elo), stats.EloExpected(p2.Elo, p1.Elo)
+	n1, n2 := p1.Elo+k1*(a1-e1), p2.Elo+k2*((1-a1)-e2)
+	p1.setElo(n1)
+	p2.setElo(n2)
+	winner, loser := p1, p2
+	if !team1Won {
+		winner, loser = p2, p1
+	}
+	winner.Wins++
+	loser.Losses++
+	return SwissMatch{Team1: p1.Name, Team2: p2.Name, Score: [2]int{s1, s2}, Winner: winner.Name, Deals: len(res.Final.Deals)}
+}
+
+// ranking is the entrants by standing, with the Elo adjusted to
+// random = 1000 when random plays.
+func ranking(ps []*Participant) []*Participant {
 	ranked := slices.Clone(ps)
 	slices.SortStableFunc(ranked, byStanding)
 	for _, q := range ranked {
-		if q.side.agent == "random" {
+		if q.side.isAgent("random") {
 			for _, r := range ranked {
 				adj := 1000 + (r.Elo - q.Elo)
 				r.Adjusted = &adj
@@ -262,8 +295,7 @@ func Swiss(ctx context.Context, c SwissConfig) (*SwissReport, error) {
 			break
 		}
 	}
-	rep.Participants = ranked
-	return rep, nil
+	return ranked
 }
 
 // Loser is the match's loser.

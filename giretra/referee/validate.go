@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
-
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/internal/jsonl"
 	"github.com/botarena/gamebot/internal/stats"
 )
@@ -166,11 +166,11 @@ func buildValidateReport(p *plan, a, b *side, recs []*matchRecord, dialect strin
 // session seeds keep counting (S+2N…, then S+4N…), so a bot whose choices
 // depend on the seed value fails, one that is a function of the game passes.
 func determinism(ctx context.Context, p *plan, a, partner *side) []string {
-	opp := &side{agent: "random", name: "random"}
+	opp := &side{entry: players.Entry{Name: "random", Agent: "random"}, name: "random"}
 	var runs [2][]string
 	for k := range runs {
 		q := *p
-		q.keep, q.limitMS, q.abortOnErr, q.recordDir = true, 0, false, ""
+		q.keep, q.maxTime, q.abortOnErr, q.recordDir = true, 0, false, ""
 		q.deckSeed = p.seed + 50000 // seeded even with --shuffle false, as the engine's check
 		q.aSeedShift = int64(2 * p.matches * (k + 1))
 		bs := p.seed + 99999
@@ -205,9 +205,9 @@ type ValidateConfig struct {
 	Setup
 	Bot, Opponent string
 	Matches       int
-	// LimitMS, when positive, makes a decision of the bot slower than
-	// this many milliseconds a violation.
-	LimitMS int
+	// MaxDecisionTime, when positive, makes a decision of the bot slower
+	// than this a violation.
+	MaxDecisionTime time.Duration
 	// Determinism replays the run twice against a fresh seeded random
 	// opponent and compares the bot's decisions.
 	Determinism bool
@@ -229,7 +229,7 @@ func Validate(ctx context.Context, c ValidateConfig) (*ValidateReport, error) {
 	defer b.close()
 	defer partner.close()
 	p := c.plan("validate", c.Matches)
-	p.limitMS = c.LimitMS
+	p.maxTime = c.MaxDecisionTime
 	start := time.Now()
 	recs := playAll(ctx, p, p.layoutAll(a, b, partner), newTracker(c.Progress, p.matches).done)
 	rep := buildValidateReport(p, a, b, recs, DialectName(c.Dialect), time.Since(start))

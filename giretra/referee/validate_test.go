@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/referee/refereetest"
 	"github.com/botarena/gamebot/giretra/wire"
 )
@@ -107,7 +108,7 @@ func TestValidateNotificationSubsets(t *testing.T) {
 		want   []string // the only notifications allowed
 	}{
 		{"none", [6]bool{}, nil},
-		{"card-played,deal-ended", EventSet([]string{"card-played", "Deal-Ended"}), []string{"notify/card-played", "notify/deal-ended"}},
+		{"card-played,deal-ended", players.EventSet([]string{"card-played", "Deal-Ended"}), []string{"notify/card-played", "notify/deal-ended"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bot := refereetest.NewBot("random")
@@ -213,7 +214,7 @@ func TestValidateTimeouts(t *testing.T) {
 	bot.Delay = 12 * time.Millisecond // per decision
 	url := serve(t, bot)
 	c := validation(t, url, 1, 1)
-	c.LimitMS = 5
+	c.MaxDecisionTime = 5 * time.Millisecond
 	rep, err := Validate(t.Context(), c)
 	if err != nil || !rep.Failed() || len(rep.Violations) == 0 || rep.Crashed != 0 {
 		t.Errorf("err %v, %d violations, %d crashes", err, len(rep.Violations), rep.Crashed)

@@ -13,8 +13,8 @@ import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/giretra/record"
-	"github.com/botarena/gamebot/giretra/referee"
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
 	"github.com/botarena/gamebot/internal/problem"
@@ -26,15 +26,15 @@ const (
 	kindPerson = "you"    // a person: the table's creator, or a guest with the seat's link
 	kindGuest  = "person" // in a setup: a seat kept for someone else (a kindPerson at the table)
 	kindOurs   = "bot"    // giretra/bot, in process
-	kindAgent  = "agent"  // the referee's agents, by the engine's names
+	kindAgent  = "agent"  // giretra/agents, by the engine's names
 	kindURL    = "url"    // a bot server, called as the engine calls it
 	kindFolder = "folder" // a bot of Config.BotsDir, launched as the engine does
 )
 
 // failLimit is the consecutive failed decisions after which a bot server
 // gets no more calls and the fallback plays its seat for the rest of the
-// match, as the engine's web app does (ResilientPlayerAgent).
-const failLimit = 3
+// match.
+const failLimit = players.FailLimit
 
 // agentNames are the agents' names for people: the engine's display names.
 var agentNames = map[string]string{"eva": "Eva", "deterministic": "Eva", "calculating": "Razazavavy", "razazavavy": "Razazavavy",
@@ -79,12 +79,12 @@ func (g *game) resolveSeat(spec string) (seatSpec, error) {
 			return seatSpec{kind: kindFolder, name: b.AgentName, dir: b.Dir}, nil
 		}
 	}
-	if bs, ok := referee.Agent(spec); ok && spec != "" {
-		name := agentNames[bs.Agent]
+	if e, ok := players.Agent(spec); ok && spec != "" {
+		name := agentNames[e.Agent]
 		if name == "" {
-			name = bs.Agent
+			name = e.Agent
 		}
-		return seatSpec{kind: kindAgent, name: name, agent: bs.Agent}, nil
+		return seatSpec{kind: kindAgent, name: name, agent: e.Agent}, nil
 	}
 	return seatSpec{}, bad("%s", g.unknown(spec))
 }
@@ -92,7 +92,7 @@ func (g *game) resolveSeat(spec string) (seatSpec, error) {
 // unknown says that spec names no player, and lists what may be chosen.
 func (g *game) unknown(spec string) string {
 	names := []string{"you", "person", "bot"}
-	for _, a := range referee.EngineAgents() {
+	for _, a := range players.EngineAgents() {
 		names = append(names, a[1])
 	}
 	for _, b := range g.bots {
@@ -125,11 +125,11 @@ func (s *seatSpec) open(ctx context.Context, pos giretra.Position, seed int64, e
 		p, err := agents.New(s.agent, rand.New(rand.NewPCG(uint64(seed)+10000, uint64(pos))))
 		return p, nil, err
 	case kindURL:
-		c := remote.NewClient(s.url.String(), wire.Engine, referee.AllEvents(), 1)
+		c := remote.NewClient(s.url.String(), wire.Engine, players.AllEvents(), 1)
 		c.Restrict(hosts.Dial(s.url))
 		return remote.NewSeat(c, pos, nil), &launched{client: c, stop: func() {}}, nil
 	case kindFolder:
-		l, err := referee.LaunchBot(ctx, s.dir)
+		l, err := players.Launch(ctx, s.dir, nil)
 		if err != nil {
 			return nil, nil, problem.Impossiblef("the bot %s could not be started: %s", s.name, launchReason(err))
 		}
@@ -150,57 +150,64 @@ func launchReason(err error) string {
 	return "its bot.meta.json, its build or its launch failed (run giretra-ref validate on its folder to see why)"
 }
 
-// seat wraps a seat's player for the table: it keeps the table's model
-// of the game up to date with each decision, paces the bots when a person
-// watches, answers for a failing bot with the engine's fallback, and
-// records a bot server's calls.
+// seat is a seat's player at the table. A person's decisions wait for
+// the page; a bot's run through players.Seat, which times them, records
+// a bot server's calls with its errors as remote.Reason says them, and
+// answers for a failing bot with the engine's fallback. seat paces the
+// bots when a person watches, keeps the table's model of the game up to
+// date with each decision, and says in the log why a bot failed.
 type seat struct {
 	t      *Table
 	pos    giretra.Position
 	inner  giretra.Player
 	kind   string
-	remote *remote.Seat // the inner player, for a bot server
-	fails  int
-	dead   bool // failed failLimit times in a row: the fallback plays
-	mul    giretra.Multiplier
+	remote *remote.Seat  // the inner player, for a bot server (players.Seat finds it in inner)
+	w      *players.Seat // inner as watched runs it
 }
 
-// failed counts a bot's failed decision and says why in the log: for a
-// bot server, its status or a fixed reason, never what it sent.
-func (s *seat) failed(what string, err error) {
-	s.fails++
-	why := err.Error()
-	if s.remote != nil {
-		why = remote.Reason(err)
+// watched is the seat's player as players.Seat runs it, made on first
+// use.
+func (s *seat) watched() *players.Seat {
+	if s.w == nil {
+		w := players.NewSeat(s.pos, s.inner, wire.Engine)
+		w.Record, w.Run = recorder{s.t}, s.t.env.Decide
+		w.Fallback, w.Redact, w.Failed = true, true, s.failed
+		s.w = w
 	}
-	dead := s.remote != nil && s.fails >= failLimit
-	s.dead = dead
+	return s.w
+}
+
+// failLog are the log's keys of a failed decision, by record kind.
+var failLog = map[string]string{record.KindCut: "log.failed.cut", record.KindNegotiation: "log.failed.bid", record.KindCardPlay: "log.failed.card"}
+
+// failed says in the log why a bot's decision failed: for a bot server,
+// its status or a fixed reason, never what it sent.
+func (s *seat) failed(f players.Failure) {
 	pos := s.pos
 	s.t.say(func(r reader) string {
-		msg := r.t("log.failed."+what, s.t.who(r, pos), why)
-		if dead {
+		msg := r.t(failLog[f.Kind], s.t.who(r, pos), f.Why)
+		if f.Dead {
 			msg += " " + r.t("log.dead", failLimit)
 		}
 		return msg
 	})
 }
 
-// call records a bot server's decision call: the error as Reason says
-// it, for the record is read by people too (the table's review).
-func (s *seat) call(kind, endpoint string, request func() any, answer any, d time.Duration, err error) {
-	if s.remote == nil {
-		return
+// recorder keeps a bot server's calls in the table's record. The
+// request and answer are encoded at once: the record is written later,
+// and the states they come from change as the match goes on.
+type recorder struct{ t *Table }
+
+func (r recorder) Call(pos giretra.Position, kind, endpoint string, request, answer any, d time.Duration, err error) int {
+	var req, ans json.RawMessage
+	if request != nil {
+		req, _ = json.Marshal(request)
 	}
-	if err != nil {
-		err = errors.New(remote.Reason(err))
-	}
-	req, _ := json.Marshal(request())
-	var ans json.RawMessage
 	if answer != nil {
 		ans, _ = json.Marshal(answer)
 	}
-	pos := s.pos
-	s.t.recordOp(func(w *record.Writer) { w.Call(pos, kind, endpoint, json.RawMessage(req), rawOrNil(ans), d, err) })
+	r.t.recordOp(func(w *record.Writer) { w.Call(pos, kind, endpoint, rawOrNil(req), rawOrNil(ans), d, err) })
+	return 0
 }
 
 func rawOrNil(b json.RawMessage) any {
@@ -211,8 +218,7 @@ func rawOrNil(b json.RawMessage) any {
 }
 
 func (s *seat) ChooseCut(ctx context.Context, pos giretra.Position, m *giretra.MatchState) (giretra.Cut, error) {
-	deal := len(m.Deals)
-	if c, ok := s.t.fixedCut(deal); ok {
+	if c, ok := s.t.fixedCut(len(m.Deals)); ok {
 		// A replay deals the cards of the match it repeats: its cuts are
 		// those, and nobody is asked.
 		s.t.applyCut(pos, c, true)
@@ -224,33 +230,9 @@ func (s *seat) ChooseCut(ctx context.Context, pos giretra.Position, m *giretra.M
 	if err := s.t.gate(ctx); err != nil {
 		return giretra.Cut{}, err
 	}
-	var c giretra.Cut
-	var err error
-	if !s.dead {
-		start := time.Now() // from the slot: waiting for one is not the bot's time
-		if derr := s.t.env.Decide(ctx, func() { start = time.Now(); c, err = s.inner.ChooseCut(ctx, pos, m) }); derr != nil {
-			err = derr
-		}
-		var ans any
-		if err == nil {
-			ans = wire.CutAnswer{Position: c.Position, FromTop: c.FromTop}
-		}
-		s.call(record.KindCut, "choose-cut", func() any { return wire.EncodeCut(wire.Engine, m) }, ans, time.Since(start), err)
-	}
-	if ctx.Err() != nil {
-		return c, ctx.Err()
-	}
-	switch {
-	case s.dead:
-		c = giretra.FallbackCut()
-	case err != nil || !c.Valid():
-		if err == nil {
-			err = fmt.Errorf("cut at %d, outside 6..26", c.Position)
-		}
-		s.failed("cut", err)
-		c = giretra.FallbackCut()
-	default:
-		s.fails = 0
+	c, err := s.watched().ChooseCut(ctx, pos, m)
+	if err != nil {
+		return c, err
 	}
 	s.t.applyCut(pos, c, false)
 	return c, nil
@@ -263,48 +245,17 @@ func (s *seat) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.Ac
 	if err := s.t.gate(ctx); err != nil {
 		return giretra.Action{}, err
 	}
-	var a giretra.Action
-	var err error
-	if !s.dead {
-		start := time.Now() // from the slot: waiting for one is not the bot's time
-		if derr := s.t.env.Decide(ctx, func() { start = time.Now(); a, err = s.inner.ChooseAction(ctx, v) }); derr != nil {
-			err = derr
-		}
-		var ans any
-		if err == nil {
-			ans = wire.FromValidAction(a)
-		}
-		s.call(record.KindNegotiation, "choose-negotiation-action", func() any { return wire.EncodeBid(wire.Engine, v) }, ans, time.Since(start), err)
+	a, err := s.watched().ChooseAction(ctx, v)
+	if err != nil {
+		return a, err
 	}
-	if ctx.Err() != nil {
-		return a, ctx.Err()
-	}
-	chosen, ok := offered(a, v.Valid)
-	switch {
-	case s.dead:
-		chosen = giretra.FallbackAction(v.Valid)
-	case err != nil || !ok:
-		if err == nil {
-			err = fmt.Errorf("%v is not among the offered actions", a)
-		}
-		s.failed("bid", err)
-		chosen = giretra.FallbackAction(v.Valid)
-	default:
-		s.fails = 0
-	}
-	chosen.Player = v.Seat
-	s.t.applyBid(chosen)
-	return chosen, nil
+	s.t.applyBid(a)
+	return a, nil
 }
 
 // offered is the offered action a stands for.
 func offered(a giretra.Action, valid []giretra.Action) (giretra.Action, bool) {
-	for _, o := range valid {
-		if o.SameChoice(a) {
-			return o, true
-		}
-	}
-	return giretra.Action{}, false
+	return giretra.Offered(a, valid)
 }
 
 func (s *seat) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Card, error) {
@@ -314,32 +265,9 @@ func (s *seat) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Car
 	if err := s.t.gate(ctx); err != nil {
 		return giretra.NoCard, err
 	}
-	c, err := giretra.NoCard, error(nil)
-	if !s.dead {
-		start := time.Now() // from the slot: waiting for one is not the bot's time
-		if derr := s.t.env.Decide(ctx, func() { start = time.Now(); c, err = s.inner.ChooseCard(ctx, v) }); derr != nil {
-			err = derr
-		}
-		var ans any
-		if c <= 31 {
-			ans = wire.FromCard(c)
-		}
-		s.call(record.KindCardPlay, "choose-card", func() any { return wire.EncodeCard(wire.Engine, v, s.mul) }, ans, time.Since(start), err)
-	}
-	if ctx.Err() != nil {
-		return c, ctx.Err()
-	}
-	switch {
-	case s.dead:
-		c = giretra.FallbackCard(v.Valid)
-	case err != nil || c > 31 || !v.Valid.Has(c):
-		if err == nil {
-			err = fmt.Errorf("%v is not among the valid cards", c)
-		}
-		s.failed("card", err)
-		c = giretra.FallbackCard(v.Valid)
-	default:
-		s.fails = 0
+	c, err := s.watched().ChooseCard(ctx, v)
+	if err != nil {
+		return c, err
 	}
 	s.t.applyCard(v.Seat, c)
 	return c, nil
@@ -352,33 +280,10 @@ func (s *seat) Notify(ctx context.Context, pos giretra.Position, e *giretra.Even
 	if pos == giretra.Bottom {
 		s.t.onEvent(e)
 	}
-	switch e.Kind { // the deal's multiplier, for the card requests recorded
-	case giretra.DealStarted:
-		s.mul = giretra.Normal
-	case giretra.NegotiationCompleted:
-		if st, err := e.Negotiation.State(); err == nil {
-			if c, ok := st.Contract(); ok {
-				s.mul = c.Multiplier
-			}
-		}
-	}
-	if s.dead {
-		return nil
-	}
-	if s.remote == nil || !s.remote.WillSend(e.Kind) {
+	if s.kind == kindPerson {
 		return s.inner.Notify(ctx, pos, e)
 	}
-	start := time.Now()
-	err := s.inner.Notify(ctx, pos, e)
-	d := time.Since(start)
-	var rerr error
-	if err != nil {
-		rerr = errors.New(remote.Reason(err))
-	}
-	s.t.recordOp(func(w *record.Writer) {
-		w.Call(pos, record.KindNotification, "notify/"+e.Kind.String(), nil, nil, d, rerr)
-	})
-	return err
+	return s.watched().Notify(ctx, pos, e)
 }
 
 // person is a person's seat: each decision waits for the page's action

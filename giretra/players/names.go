@@ -1,4 +1,4 @@
-package referee
+package players
 
 import (
 	"errors"
@@ -30,13 +30,55 @@ var engineAgents = []engineAgent{
 	{agentName: "BadPlayer", displayName: "Sakabelou", key: "bad"},
 }
 
-// BotSpec is what a command-line bot resolves to: an in-process agent, a
-// bot server's URL, or a folder holding bot.meta.json.
-type BotSpec struct {
-	Name  string // as reports show it
-	Agent string // giretra/agents name, for agents
-	URL   string
-	Dir   string
+func (a engineAgent) entry() Entry { return Entry{Name: a.agentName, Agent: a.key} }
+
+// isDisplayName reports whether name is a's DisplayName or another
+// spelling of it, ignoring case.
+func (a engineAgent) isDisplayName(name string) bool {
+	return strings.EqualFold(a.displayName, name) || slices.ContainsFunc(a.aliases, func(s string) bool { return strings.EqualFold(s, name) })
+}
+
+// EngineAgents are the engine's built-in agents as a menu offers them:
+// AgentName and DisplayName, strongest first.
+func EngineAgents() [][2]string {
+	out := make([][2]string, len(engineAgents))
+	for i, a := range engineAgents {
+		out[i] = [2]string{a.agentName, a.displayName}
+	}
+	return out
+}
+
+// ours is the entry of one of our lower-case agent names (agents.Names),
+// which always mean our agents, whatever external bot shares the name.
+func ours(name string) (Entry, bool) {
+	if slices.Contains(agents.Names(), strings.ToLower(name)) {
+		return Entry{Name: strings.ToLower(name), Agent: strings.ToLower(name)}, true
+	}
+	return Entry{}, false
+}
+
+// otherSpelling is the entry of a spelling giretra/agents knows besides
+// the names above (kialasoa, deterministic…).
+func otherSpelling(name string) (Entry, bool) {
+	if _, err := agents.New(name, nil); err == nil {
+		return Entry{Name: strings.ToLower(name), Agent: strings.ToLower(name)}, true
+	}
+	return Entry{}, false
+}
+
+// Agent resolves an agent's name as Resolve does (ours in lower case,
+// the engine's AgentName, DisplayName or another spelling), and nothing
+// else: no URL, no folder, not our bot.
+func Agent(name string) (Entry, bool) {
+	if e, ok := ours(name); ok {
+		return e, true
+	}
+	for _, a := range engineAgents {
+		if strings.EqualFold(a.agentName, name) || a.isDisplayName(name) {
+			return a.entry(), true
+		}
+	}
+	return otherSpelling(name)
 }
 
 // externalBot is a bot discovered in external-bots/.
@@ -64,13 +106,6 @@ func NewRegistry(botsDir string, warn func(msg string)) *Registry {
 	}
 	return &Registry{botsDir: botsDir, warn: warn}
 }
-
-// SpecError is a bot spec that names no bot.
-type SpecError struct{ msg string }
-
-func (e *SpecError) Error() string { return e.msg }
-
-func specErr(format string, args ...any) error { return &SpecError{fmt.Sprintf(format, args...)} }
 
 // FindBotsDir walks up from the working directory to the first directory
 // holding .git (the engine's repository root) and returns its
@@ -134,61 +169,35 @@ func (r *Registry) discover() []externalBot {
 	return r.bots
 }
 
-func isURL(spec string) bool {
-	return strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://")
-}
-
-func isDir(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.IsDir()
-}
-
-// Resolve turns a command-line bot into a BotSpec: an http(s) URL; a path
-// (anything with a slash, "." or ".."); one of our agent names (random,
-// calculating, eva, noisy-eva: reported as written today, in lower case);
-// an engine name (AgentName, then DisplayName, external bots first); a
-// folder of the working directory; else an error listing the names.
-func (r *Registry) Resolve(spec string) (BotSpec, error) {
-	switch {
-	case isURL(spec):
-		return BotSpec{Name: spec, URL: spec}, nil
-	case strings.ContainsAny(spec, `/\`) || spec == "." || spec == "..":
-		if !isDir(spec) {
-			return BotSpec{}, specErr("%q is not a folder", spec)
-		}
-		return BotSpec{Dir: spec}, nil
-	}
-	if slices.Contains(agents.Names(), strings.ToLower(spec)) {
-		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, nil
+// byName resolves a name in giretra-manage's order: AgentName (external
+// bots first), then DisplayName (external bots first), after our
+// lower-case names and before the other spellings giretra/agents knows.
+func (r *Registry) byName(name string) (Entry, bool) {
+	if e, ok := ours(name); ok {
+		return e, true
 	}
 	bots := r.discover()
 	for _, b := range bots {
-		if strings.EqualFold(b.agentName, spec) {
-			return BotSpec{Dir: b.dir}, nil
+		if strings.EqualFold(b.agentName, name) {
+			return Entry{Dir: b.dir}, true
 		}
 	}
 	for _, a := range engineAgents {
-		if strings.EqualFold(a.agentName, spec) {
-			return BotSpec{Name: a.agentName, Agent: a.key}, nil
+		if strings.EqualFold(a.agentName, name) {
+			return a.entry(), true
 		}
 	}
 	for _, b := range bots {
-		if strings.EqualFold(b.displayName, spec) {
-			return BotSpec{Dir: b.dir}, nil
+		if strings.EqualFold(b.displayName, name) {
+			return Entry{Dir: b.dir}, true
 		}
 	}
 	for _, a := range engineAgents {
-		if strings.EqualFold(a.displayName, spec) || slices.ContainsFunc(a.aliases, func(s string) bool { return strings.EqualFold(s, spec) }) {
-			return BotSpec{Name: a.agentName, Agent: a.key}, nil
+		if a.isDisplayName(name) {
+			return a.entry(), true
 		}
 	}
-	if _, err := agents.New(spec, nil); err == nil { // another spelling agents knows (kialasoa, deterministic…)
-		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, nil
-	}
-	if isDir(spec) {
-		return BotSpec{Dir: spec}, nil
-	}
-	return BotSpec{}, specErr("unknown agent '%s'. Available: %s; or an http(s) URL, or a folder with bot.meta.json", spec, r.Available())
+	return otherSpelling(name)
 }
 
 // ExternalBot is a bot of the registry's folder, as a menu offers it.
@@ -203,35 +212,6 @@ func (r *Registry) External() []ExternalBot {
 	var out []ExternalBot
 	for _, b := range r.discover() {
 		out = append(out, ExternalBot{AgentName: b.agentName, DisplayName: b.displayName, Dir: b.dir})
-	}
-	return out
-}
-
-// Agent resolves an agent's name as Resolve does (ours in lower case,
-// the engine's AgentName, DisplayName or another spelling), and nothing
-// else: no URL, no folder.
-func Agent(spec string) (BotSpec, bool) {
-	if slices.Contains(agents.Names(), strings.ToLower(spec)) {
-		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, true
-	}
-	for _, a := range engineAgents {
-		if strings.EqualFold(a.agentName, spec) || strings.EqualFold(a.displayName, spec) ||
-			slices.ContainsFunc(a.aliases, func(s string) bool { return strings.EqualFold(s, spec) }) {
-			return BotSpec{Name: a.agentName, Agent: a.key}, true
-		}
-	}
-	if _, err := agents.New(spec, nil); err == nil {
-		return BotSpec{Name: strings.ToLower(spec), Agent: strings.ToLower(spec)}, true
-	}
-	return BotSpec{}, false
-}
-
-// EngineAgents are the engine's built-in agents as a menu offers them:
-// AgentName and DisplayName, strongest first.
-func EngineAgents() [][2]string {
-	out := make([][2]string, len(engineAgents))
-	for i, a := range engineAgents {
-		out[i] = [2]string{a.agentName, a.displayName}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package referee
+package players
 
 import (
 	"context"
@@ -18,13 +18,6 @@ import (
 	"github.com/botarena/gamebot/internal/procgroup"
 	"github.com/botarena/gamebot/meta"
 )
-
-// InfraError is a failure to set a bot up (init, launch, health): the
-// engine's exit status 2.
-type InfraError struct{ err error }
-
-func (e *InfraError) Error() string { return e.err.Error() }
-func (e *InfraError) Unwrap() error { return e.err }
 
 // SplitArgs splits an arguments string like a command line: spaces
 // separate, double quotes group, backslash escapes a quote.
@@ -81,14 +74,15 @@ func (t *tail) String() string {
 	return strings.TrimSpace(string(t.buf))
 }
 
-// botProcess is a bot launched from its folder.
-type botProcess struct {
-	name    string
-	baseURL string
-	meta    *meta.Bot
-	cmd     *exec.Cmd
-	out     tail
-	done    chan struct{} // closed when the process exits
+// Launched is a bot server started from its folder.
+type Launched struct {
+	Name   string    // the bot's AgentName
+	URL    string    // where it listens
+	Meta   *meta.Bot // its bot.meta.json
+	Events [6]bool   // the notifications its bot.meta.json asks for
+	cmd    *exec.Cmd
+	out    tail
+	done   chan struct{} // closed when the process exits
 }
 
 // freePort asks the kernel for a free loopback port (PortAllocator).
@@ -110,10 +104,12 @@ func resolveFile(dir, name string) string {
 	return name
 }
 
-// launchBot runs the folder's init command, starts the bot with PORT and
-// LAUNCHER_PID, polls GET /{health} every 200 ms until a 2xx (up to
-// startupTimeout), then runs the smoke test, all as the engine does.
-func launchBot(ctx context.Context, dir string, log func(string)) (*botProcess, error) {
+// Launch starts the bot of folder dir as the engine does: it runs the
+// folder's init command, starts the bot with PORT and LAUNCHER_PID, polls
+// GET /{health} every 200 ms until a 2xx (up to startupTimeout), then runs
+// the smoke test. log (nil: none) is told the init command and the
+// process started.
+func Launch(ctx context.Context, dir string, log func(string)) (*Launched, error) {
 	if log == nil {
 		log = func(string) {}
 	}
@@ -125,9 +121,9 @@ func launchBot(ctx context.Context, dir string, log func(string)) (*botProcess, 
 	}
 	m, err := meta.Read(dir)
 	if err != nil {
-		return nil, &InfraError{err}
+		return nil, err
 	}
-	p := &botProcess{name: m.AgentName, meta: m, done: make(chan struct{})}
+	p := &Launched{Name: m.AgentName, Meta: m, Events: BotEvents(m), done: make(chan struct{})}
 	if m.Init != nil {
 		ictx, cancel := context.WithTimeout(ctx, m.Init.Timeout)
 		cmd := exec.CommandContext(ictx, m.Init.Command, SplitArgs(m.Init.Arguments)...)
@@ -136,23 +132,23 @@ func launchBot(ctx context.Context, dir string, log func(string)) (*botProcess, 
 		cmd.Cancel = func() error { return procgroup.Kill(cmd) }
 		var out tail
 		cmd.Stdout, cmd.Stderr = &out, &out
-		log(fmt.Sprintf("%s: init: %s %s", p.name, m.Init.Command, m.Init.Arguments))
+		log(fmt.Sprintf("%s: init: %s %s", p.Name, m.Init.Command, m.Init.Arguments))
 		err := cmd.Run()
 		cancel()
 		if ictx.Err() == context.DeadlineExceeded {
-			return nil, &InfraError{fmt.Errorf("init command %q timed out after %v\n%s", m.Init.Command, m.Init.Timeout, out.String())}
+			return nil, fmt.Errorf("init command %q timed out after %v\n%s", m.Init.Command, m.Init.Timeout, out.String())
 		}
 		if err != nil {
-			return nil, &InfraError{fmt.Errorf("init command %q failed: %v\n%s", m.Init.Command, err, out.String())}
+			return nil, fmt.Errorf("init command %q failed: %v\n%s", m.Init.Command, err, out.String())
 		}
 	}
 	port := m.Launch.Port
 	if port == 0 {
 		if port, err = freePort(); err != nil {
-			return nil, &InfraError{err}
+			return nil, err
 		}
 	}
-	p.baseURL = "http://localhost:" + strconv.Itoa(port)
+	p.URL = "http://localhost:" + strconv.Itoa(port)
 	env := os.Environ()
 	for k, v := range m.Launch.Env {
 		env = append(env, k+"="+v)
@@ -171,23 +167,23 @@ func launchBot(ctx context.Context, dir string, log func(string)) (*botProcess, 
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	procgroup.Set(p.cmd)
 	if err := p.cmd.Start(); err != nil {
-		return nil, &InfraError{fmt.Errorf("starting %s: %w", m.Launch.FileName, err)}
+		return nil, fmt.Errorf("starting %s: %w", m.Launch.FileName, err)
 	}
 	go func() { _ = p.cmd.Wait(); close(p.done) }()
-	log(fmt.Sprintf("%s: started pid %d on %s", p.name, p.cmd.Process.Pid, p.baseURL))
+	log(fmt.Sprintf("%s: started pid %d on %s", p.Name, p.cmd.Process.Pid, p.URL))
 
-	if err := p.waitHealthy(ctx, p.baseURL+m.Launch.HealthPath(), m.Launch.StartupTimeout); err != nil {
-		p.stop()
-		return nil, &InfraError{err}
+	if err := p.waitHealthy(ctx, p.URL+m.Launch.HealthPath(), m.Launch.StartupTimeout); err != nil {
+		p.Stop()
+		return nil, err
 	}
-	if err := remote.SmokeTest(ctx, p.baseURL); err != nil {
-		p.stop()
-		return nil, &InfraError{err}
+	if err := remote.SmokeTest(ctx, p.URL); err != nil {
+		p.Stop()
+		return nil, err
 	}
 	return p, nil
 }
 
-func (p *botProcess) waitHealthy(ctx context.Context, url string, timeout time.Duration) error {
+func (p *Launched) waitHealthy(ctx context.Context, url string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		select {
@@ -216,8 +212,8 @@ func (p *botProcess) waitHealthy(ctx context.Context, url string, timeout time.D
 	return fmt.Errorf("bot process did not become healthy within %v\n%s", timeout, p.out.String())
 }
 
-// stop kills the bot's process tree and waits a little for it.
-func (p *botProcess) stop() {
+// Stop kills the bot's process tree and waits a little for it.
+func (p *Launched) Stop() {
 	if p == nil || p.cmd == nil || p.cmd.Process == nil {
 		return
 	}
