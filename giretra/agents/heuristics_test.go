@@ -151,8 +151,8 @@ func TestAggressiveness(t *testing.T) {
 		{0, 0, 0.3}, {0, 130, 0.9}, {40, 100, 0.7}, {125, 0, 0}, {95, 0, 0.1}, {80, 130, 0.3},
 	}
 	for _, tc := range tests {
-		if got := aggressiveness(tc.ours, tc.theirs, 151); got != tc.want {
-			t.Errorf("aggressiveness(%d, %d) = %v, want %v", tc.ours, tc.theirs, got, tc.want)
+		if got := Aggressiveness(tc.ours, tc.theirs, 151); got != tc.want {
+			t.Errorf("Aggressiveness(%d, %d) = %v, want %v", tc.ours, tc.theirs, got, tc.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/agents"
 )
 
 // handEval is a hand's strength for one mode: tricks it should take for
@@ -16,133 +17,55 @@ func has(h giretra.Set, r giretra.Rank, s giretra.Suit) bool {
 }
 
 // evaluate rates hand for mode m (the five cards seen at bidding time,
-// or any number).
+// or any number). It counts tricks as Eva does (agents.HandTricks) and
+// weighs them its own way, the weights the bot's bidding thresholds
+// (chooseBid's, minPlausible) are set on: the card points count as if
+// the hand held five cards, a Colour counts its voids, and a single trump
+// without the Jack marks it down.
 func evaluate(hand giretra.Set, m giretra.Mode, starter bool) handEval {
 	var e handEval
+	e.g, e.p = agents.HandTricks(hand, m, starter)
 	pts := float64(giretra.SetPoints(hand, m)) / float64(m.Total()) * 100
 	scale := 5.0 / float64(max(hand.Count(), 1)) // score as if 5 cards
+	count := func(r giretra.Rank) int {
+		n := 0
+		for s := range giretra.Suit(4) {
+			if has(hand, r, s) {
+				n++
+			}
+		}
+		return n
+	}
 	switch {
 	case m.IsColour():
 		t := m.Trump()
-		tr := hand.OfSuit(t)
-		nt := tr.Count()
-		j, n, a := has(hand, giretra.Jack, t), has(hand, giretra.Nine, t), has(hand, giretra.Ace, t)
-		if j {
-			e.g++
-		}
-		if n {
-			if j {
-				e.g++
-			} else {
-				e.p++
-			}
-		}
-		if a {
-			if j && n {
-				e.g++
-			} else {
-				e.p++
-			}
-		}
+		nt := hand.OfSuit(t).Count()
 		voids := 0
 		for s := range giretra.Suit(4) {
-			if s == t {
-				continue
-			}
-			if hand.OfSuit(s) == 0 {
+			if s != t && hand.OfSuit(s) == 0 {
 				voids++
-				if nt >= 2 {
-					e.p++
-				}
-				continue
 			}
-			sa, st := has(hand, giretra.Ace, s), has(hand, giretra.Ten, s)
-			switch {
-			case sa && st:
-				e.g++
-			case sa:
-				e.p++
-			}
-		}
-		switch {
-		case nt >= 5:
-			e.g++
-		case nt >= 4:
-			e.p++
 		}
 		e.score = float64(e.g)*18 + float64(e.p)*8 + pts*0.30*scale + float64(nt)*5 + float64(voids)*4
-		// A bare high trump without its guards is weaker than it looks.
-		if nt == 1 && !j {
+		if nt == 1 && !has(hand, giretra.Jack, t) {
 			e.score -= 6
 		}
 	case m == giretra.NoTrumps:
-		aces := 0
-		for s := range giretra.Suit(4) {
-			cs := hand.OfSuit(s)
-			if cs == 0 {
-				continue
-			}
-			sa, st, sk := has(hand, giretra.Ace, s), has(hand, giretra.Ten, s), has(hand, giretra.King, s)
-			if sa {
-				aces++
-				e.g++
-				if st {
-					e.g++
-					if starter && (sk || cs.Count() >= 4) {
-						e.g++
-					}
-				}
-			}
-			if cs.Count() >= 3 {
-				e.p++
-			}
-		}
-		e.score = float64(e.g)*18 + float64(e.p)*8 + pts*0.15*scale + float64(aces)*5
+		e.score = float64(e.g)*18 + float64(e.p)*8 + pts*0.15*scale + float64(count(giretra.Ace))*5
 	default: // AllTrumps
-		js, ns := 0, 0
-		for s := range giretra.Suit(4) {
-			j, n, a := has(hand, giretra.Jack, s), has(hand, giretra.Nine, s), has(hand, giretra.Ace, s)
-			if j {
-				js++
-				e.g++
-				if n {
-					e.g++
-				}
-				if a {
-					e.p++
-				}
-			} else if n {
-				e.p++
-			}
-			if n {
-				ns++
-			}
-		}
-		e.score = float64(e.g)*18 + float64(e.p)*8 + pts*0.30*scale + float64(js)*5 + float64(ns)*3
+		e.score = float64(e.g)*18 + float64(e.p)*8 + pts*0.30*scale + float64(count(giretra.Jack))*5 + float64(count(giretra.Nine))*3
 	}
 	e.score = min(max(e.score, 0), 100)
 	return e
 }
 
-// aggressiveness is how much risk the match score warrants: high when the
-// opponents are far ahead, low when we are close to the target.
+// aggressiveness is how much risk the match score warrants: Eva's, with
+// the engine's target when none is given.
 func aggressiveness(ours, theirs, target int) float64 {
 	if target <= 0 {
 		target = 151
 	}
-	op := float64(ours) / float64(target)
-	tp := float64(theirs) / float64(target)
-	switch {
-	case tp >= 0.8 && op < 0.5:
-		return 0.9
-	case tp >= 0.6 && op < 0.3:
-		return 0.7
-	case op >= 0.8:
-		return 0.0
-	case op >= 0.6:
-		return 0.1
-	}
-	return 0.3
+	return agents.Aggressiveness(ours, theirs, target)
 }
 
 // chooseBid is the heuristic bidder. It only returns options from v.Valid.
