@@ -73,36 +73,47 @@ func ScoreDeal(c Contract, cardPoints, tricks [2]int, colourSweepPoints int) Dea
 			award(dt, 52*k)
 		}
 	default: // AllTrumps
-		if k > 1 {
-			switch {
-			case a == d:
-			case a >= 129:
-				award(at, 26*k)
-			default:
-				award(dt, 26*k)
-			}
-			return r
-		}
-		switch {
-		case a < 129:
-			award(dt, 26)
-		case a == 129:
-		default:
-			ar, dr := roundTenths(a), roundTenths(d)
-			switch {
-			case ar == dr:
-			case dr < 6:
-				award(at, 26)
-			default:
-				ar = min(ar, 20)
-				dr = max(dr, 6)
-				if ar+dr > 26 {
-					dr = 26 - ar
-				}
-				award(at, ar)
-				award(dt, dr)
-			}
-		}
+		r.MatchPoints = allTrumpsPoints(at, a, d, k)
 	}
 	return r
+}
+
+// allTrumpsPoints is an AllTrumps deal's match points per team: doubled,
+// 26×k to the announcer with 129 card points or more, else to the
+// defenders; undoubled, each team's card points in tenths (the announcer
+// at most 20, the defenders at least 6), unless the announcer falls
+// short.
+func allTrumpsPoints(at Team, a, d, k int) [2]int {
+	var mp [2]int
+	dt := at.Other()
+	if k > 1 {
+		switch {
+		case a == d:
+		case a >= 129:
+			mp[at] = 26 * k
+		default:
+			mp[dt] = 26 * k
+		}
+		return mp
+	}
+	switch {
+	case a < 129:
+		mp[dt] = 26
+	case a == 129:
+	default:
+		ar, dr := roundTenths(a), roundTenths(d)
+		switch {
+		case ar == dr:
+		case dr < 6:
+			mp[at] = 26
+		default:
+			ar = min(ar, 20)
+			dr = max(dr, 6)
+			if ar+dr > 26 {
+				dr = 26 - ar
+			}
+			mp[at], mp[dt] = ar, dr
+		}
+	}
+	return mp
 }

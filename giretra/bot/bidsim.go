@@ -44,40 +44,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	if err != nil {
 		return heur
 	}
-	starter := st.Dealer.Next() == v.Seat
-	var cands []candidate
-	for _, a := range v.Valid {
-		switch a.Type {
-		case giretra.Announce:
-			if !a.SameChoice(heur) && evaluate(v.Hand, a.Mode, starter).score < minPlausible {
-				continue
-			}
-		case giretra.Double:
-			// Doubling an outbid mode makes it the contract; only the
-			// current bid is worth considering. NoTrumps doubles are left
-			// to the heuristic: the simulation misjudges them (measured:
-			// the opponents made 58% of the NoTrumps it doubled).
-			if a.Mode != st.CurrentBid || (a.Mode == giretra.NoTrumps && !a.SameChoice(heur)) {
-				continue
-			}
-		case giretra.Redouble:
-			// The simulation cannot see the strength the double revealed
-			// (measured: 12 of 13 redoubles it chose at target 500 lost);
-			// redoubles are left to the heuristic.
-			if !a.SameChoice(heur) {
-				continue
-			}
-		}
-		nb := st
-		if err := nb.Apply(len(v.Negotiation.Actions), a); err != nil {
-			continue
-		}
-		c, ok := nb.Contract()
-		if !ok {
-			continue
-		}
-		cands = append(cands, candidate{act: a, contract: c})
-	}
+	cands := bidCandidates(v, st, heur)
 	if len(cands) < 2 {
 		return heur
 	}
@@ -147,8 +114,53 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	if done < 8 {
 		return heur
 	}
-	// Leave the heuristic's action only for one whose gain over it is
-	// clearly above the sampling noise.
+	return bestCandidate(cands, done, heur)
+}
+
+// bidCandidates are the actions the simulation weighs: the heuristic's,
+// and the others it could sensibly prefer, each with the contract it
+// would make.
+func bidCandidates(v *giretra.BidView, st giretra.Bidding, heur giretra.Action) []candidate {
+	starter := st.Dealer.Next() == v.Seat
+	var cands []candidate
+	for _, a := range v.Valid {
+		switch a.Type {
+		case giretra.Announce:
+			if !a.SameChoice(heur) && evaluate(v.Hand, a.Mode, starter).score < minPlausible {
+				continue
+			}
+		case giretra.Double:
+			// Doubling an outbid mode makes it the contract; only the
+			// current bid is worth considering. NoTrumps doubles are left
+			// to the heuristic: the simulation misjudges them (measured:
+			// the opponents made 58% of the NoTrumps it doubled).
+			if a.Mode != st.CurrentBid || (a.Mode == giretra.NoTrumps && !a.SameChoice(heur)) {
+				continue
+			}
+		case giretra.Redouble:
+			// The simulation cannot see the strength the double revealed
+			// (measured: 12 of 13 redoubles it chose at target 500 lost);
+			// redoubles are left to the heuristic.
+			if !a.SameChoice(heur) {
+				continue
+			}
+		}
+		nb := st
+		if err := nb.Apply(len(v.Negotiation.Actions), a); err != nil {
+			continue
+		}
+		c, ok := nb.Contract()
+		if !ok {
+			continue
+		}
+		cands = append(cands, candidate{act: a, contract: c})
+	}
+	return cands
+}
+
+// bestCandidate leaves the heuristic's action only for one whose gain
+// over it, over done deals, is clearly above the sampling noise.
+func bestCandidate(cands []candidate, done int, heur giretra.Action) giretra.Action {
 	best, bestV := -1, 0.0
 	nf := float64(done)
 	for i, c := range cands {

@@ -170,22 +170,48 @@ func (pc *playCtx) oppTrumps() giretra.Set {
 }
 
 func (pc *playCtx) lead() giretra.Card {
-	valid := pc.valid
-	m := pc.m
-	t := giretra.NewTrick(pc.seat)
-	// Draw trumps when attacking in a Colour mode.
-	if pc.trumps != 0 && pc.attack && pc.oppTrumps() != 0 {
-		if my := valid & pc.trumps; my != 0 {
-			top := pc.strongest(my)
-			if pc.master(top) {
-				return top
-			}
-			if pc.ctr.Announcer == pc.partner && pc.pts(pc.weakest(my)) <= 4 {
-				return pc.weakest(my)
-			}
+	if c, ok := pc.drawTrumps(); ok {
+		return c
+	}
+	if c := pc.cashWinner(); c != giretra.NoCard {
+		return c
+	}
+	// Otherwise the card that risks least and helps the partner most.
+	bestC, bestV := giretra.NoCard, -1e9
+	for c := range pc.valid.All() {
+		if v := pc.leadValue(c); v > bestV {
+			bestC, bestV = c, v
 		}
 	}
-	// Cash sure winners, most points first.
+	return bestC
+}
+
+// drawTrumps is the trump to lead when attacking in a Colour mode while
+// the opponents may hold trumps: the master trump, or a small one when
+// the partner announced.
+func (pc *playCtx) drawTrumps() (giretra.Card, bool) {
+	if pc.trumps == 0 || !pc.attack || pc.oppTrumps() == 0 {
+		return giretra.NoCard, false
+	}
+	my := pc.valid & pc.trumps
+	if my == 0 {
+		return giretra.NoCard, false
+	}
+	top := pc.strongest(my)
+	if pc.master(top) {
+		return top, true
+	}
+	if pc.ctr.Announcer == pc.partner && pc.pts(pc.weakest(my)) <= 4 {
+		return pc.weakest(my), true
+	}
+	return giretra.NoCard, false
+}
+
+// cashWinner is the sure winner to cash, most points first; NoCard when
+// none is sure enough.
+func (pc *playCtx) cashWinner() giretra.Card {
+	t := giretra.NewTrick(pc.seat)
+	valid := pc.valid
 	bestC, bestV := giretra.NoCard, -1.0
 	for c := range valid.All() {
 		if !pc.master(c) {
@@ -205,59 +231,56 @@ func (pc *playCtx) lead() giretra.Card {
 			bestC, bestV = c, v
 		}
 	}
-	if bestC != giretra.NoCard {
-		return bestC
-	}
-	// Otherwise the card that risks least and helps the partner most.
-	bestC, bestV = giretra.NoCard, -1e9
-	for c := range valid.All() {
-		s := c.Suit()
-		v := -1.5 * float64(pc.pts(c))
-		suit := pc.k.Hand.OfSuit(s)
-		v += float64(suit.Count())
-		higherOut := giretra.Stronger(c, m) & pc.unseen
-		if pc.pts(c) >= 10 && higherOut != 0 {
-			v -= 15 // leading a 10 into the ace (or a 9/J into higher trumps)
-		}
-		// The partner may hold the top of the suit.
-		if higherOut != 0 {
-			top := pc.strongest(higherOut)
-			if pc.k.MayHold(pc.partner).Has(top) {
-				pp := pc.pHolds(pc.partner, top.Bit())
-				po := max(pc.pHolds(pc.opps[0], top.Bit()), pc.pHolds(pc.opps[1], top.Bit()))
-				v += 6 * (pp - po)
-			}
-		}
-		if pc.prefer[s] {
-			v += 6
-		}
-		if pc.trumps != 0 {
-			if pc.trumps.Has(c) {
-				if !pc.attack {
-					v -= 10
-				}
-			} else {
-				for _, o := range pc.opps {
-					v -= 10 * pc.pVoid(o, s) * pc.pHolds(o, pc.trumps)
-				}
-				if !pc.attack || pc.ctr.Announcer != pc.partner {
-					v += 5 * pc.pVoid(pc.partner, s) * pc.pHolds(pc.partner, pc.trumps)
-				}
-			}
-		} else if m == giretra.NoTrumps {
-			// Long suits run once their top is gone.
-			v += float64(suit.Count())
-		}
-		// Keep guards of a 10 whose ace is out.
-		if ten := giretra.NewCard(giretra.Ten, s); !pc.m.IsTrump(s) && suit.Has(ten) && c != ten &&
-			pc.unseen.Has(giretra.NewCard(giretra.Ace, s)) && suit.Count() <= 2 {
-			v -= 5
-		}
-		if v > bestV {
-			bestC, bestV = c, v
-		}
-	}
 	return bestC
+}
+
+// leadValue is how good a lead c is when no card is sure: what it risks,
+// and how it helps the partner.
+func (pc *playCtx) leadValue(c giretra.Card) float64 {
+	m := pc.m
+	s := c.Suit()
+	v := -1.5 * float64(pc.pts(c))
+	suit := pc.k.Hand.OfSuit(s)
+	v += float64(suit.Count())
+	higherOut := giretra.Stronger(c, m) & pc.unseen
+	if pc.pts(c) >= 10 && higherOut != 0 {
+		v -= 15 // leading a 10 into the ace (or a 9/J into higher trumps)
+	}
+	// The partner may hold the top of the suit.
+	if higherOut != 0 {
+		top := pc.strongest(higherOut)
+		if pc.k.MayHold(pc.partner).Has(top) {
+			pp := pc.pHolds(pc.partner, top.Bit())
+			po := max(pc.pHolds(pc.opps[0], top.Bit()), pc.pHolds(pc.opps[1], top.Bit()))
+			v += 6 * (pp - po)
+		}
+	}
+	if pc.prefer[s] {
+		v += 6
+	}
+	if pc.trumps != 0 {
+		if pc.trumps.Has(c) {
+			if !pc.attack {
+				v -= 10
+			}
+		} else {
+			for _, o := range pc.opps {
+				v -= 10 * pc.pVoid(o, s) * pc.pHolds(o, pc.trumps)
+			}
+			if !pc.attack || pc.ctr.Announcer != pc.partner {
+				v += 5 * pc.pVoid(pc.partner, s) * pc.pHolds(pc.partner, pc.trumps)
+			}
+		}
+	} else if m == giretra.NoTrumps {
+		// Long suits run once their top is gone.
+		v += float64(suit.Count())
+	}
+	// Keep guards of a 10 whose ace is out.
+	if ten := giretra.NewCard(giretra.Ten, s); !pc.m.IsTrump(s) && suit.Has(ten) && c != ten &&
+		pc.unseen.Has(giretra.NewCard(giretra.Ace, s)) && suit.Count() <= 2 {
+		v -= 5
+	}
+	return v
 }
 
 func (pc *playCtx) follow() giretra.Card {

@@ -12,10 +12,10 @@ import (
 
 // Search limits at Effort 1. The node limit is what normally ends a
 // decision (deterministic); the time budget is the safety net. These (and
-// bidSamples) are twice what they were until the search got faster: the
-// doubled work gained +1.09 [+0.06, +2.12] match points per deal against
-// Eva at target 151 (600 duplicate matches on tuning seeds 430000);
-// solving from 6 cards instead of 7 changed nothing measurable.
+// bidSamples) gained +1.09 [+0.06, +2.12] match points per deal over half
+// of them (bot:effort=0.5) against Eva at target 151 (600 duplicate
+// matches on tuning seeds 430000); solving from 6 cards instead of 7
+// changed nothing measurable.
 const (
 	maxSamples   = 80
 	minSamples   = 4

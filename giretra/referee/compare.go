@@ -100,65 +100,15 @@ func Compare(ctx context.Context, c CompareConfig) (*CompareReport, error) {
 	if err := prepareRecordDir(c.RecordDir); err != nil {
 		return nil, err
 	}
-	var opened []*side
-	defer func() {
-		for _, s := range opened {
-			s.close()
-		}
-	}()
-	open := func(spec string) (*side, error) {
-		s, err := c.open(ctx, spec)
-		if err == nil {
-			opened = append(opened, s)
-		}
-		return s, err
-	}
-	cand, err := open(c.Candidate)
+	sd, err := c.openCompare(ctx)
+	defer sd.close()
 	if err != nil {
 		return nil, err
 	}
-	base, err := open(c.Baseline)
-	if err != nil {
-		return nil, err
-	}
-	if cand.name == base.name {
-		cand.name, base.name = cand.name+" [candidate]", base.name+" [baseline]"
-	}
-	var ops []*side
-	for _, spec := range c.Opponents {
-		s, err := open(spec)
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, s)
-	}
-	var partner *side
-	if c.Partner != "" {
-		if partner, err = open(c.Partner); err != nil {
-			return nil, err
-		}
-	}
-
 	p := c.plan("compare", c.MaxPairs)
 	p.abortOnErr = true
 	p.recordPrefix = "compare"
-	var games []game
-	var units []*compareUnit
-	for j := range c.MaxPairs {
-		u := &compareUnit{}
-		for _, g := range compareGames(p, j, cand, base, partner, ops) {
-			g.index = len(games)
-			u.games = append(u.games, g.index)
-			games = append(games, g)
-		}
-		units = append(units, u)
-	}
-	unitOf := make([]int, len(games))
-	for j, u := range units {
-		for _, gi := range u.games {
-			unitOf[gi] = j
-		}
-	}
+	games, units, unitOf := layoutCompare(p, c.MaxPairs, sd)
 
 	test := newSequential(c.Margin, c.Alpha, c.Beta, c.MinPairs)
 	var diffs []float64
@@ -175,12 +125,12 @@ func Compare(ctx context.Context, c CompareConfig) (*CompareReport, error) {
 			return true
 		}
 		g := r.Game
-		if g.a == cand {
+		if g.a == sd.cand {
 			u.cand.add(r, g.aTeam)
 		} else {
 			u.bas.add(r, g.aTeam)
 		}
-		if g.b == base { // head-to-head: the baseline is side b
+		if g.b == sd.base { // head-to-head: the baseline is side b
 			u.bas.add(r, g.aTeam.Other())
 		}
 		// Sequences enter the test in order, so the verdict does not
@@ -192,18 +142,97 @@ func Compare(ctx context.Context, c CompareConfig) (*CompareReport, error) {
 		}
 		return verdict == ""
 	})
-	rep := &CompareReport{Candidate: cand.name, Baseline: base.name, Opponents: []string{}, Target: p.target, Sweep: p.sweep,
+	rep := &CompareReport{Candidate: sd.cand.name, Baseline: sd.base.name, Opponents: []string{}, Target: p.target, Sweep: p.sweep,
 		Seed: p.seed, MaxPairs: c.MaxPairs, Margin: c.Margin, Alpha: c.Alpha, Bound: test.upper,
 		LLRBetter: test.LLRBetter, LLRWorse: test.LLRWorse, Verdict: verdict, Interrupted: ctx.Err() != nil,
 		Seconds: roundSeconds(time.Since(start))}
-	if partner != nil {
-		rep.Partner = partner.name
+	rep.tally(sd, units[:next], recs, next == len(units))
+	return rep, recordError(recs)
+}
+
+// compareSides are the players of a compare run.
+type compareSides struct {
+	cand, base, partner *side
+	ops                 []*side
+	opened              []*side
+}
+
+func (sd *compareSides) close() {
+	for _, s := range sd.opened {
+		s.close()
 	}
-	for _, s := range ops {
+}
+
+// openCompare opens the candidate, the baseline, the opponents and the
+// partner; on failure what it opened is in the sides returned, to close.
+func (c *CompareConfig) openCompare(ctx context.Context) (*compareSides, error) {
+	sd := &compareSides{}
+	open := func(spec string) (*side, error) {
+		s, err := c.open(ctx, spec)
+		if err == nil {
+			sd.opened = append(sd.opened, s)
+		}
+		return s, err
+	}
+	var err error
+	if sd.cand, err = open(c.Candidate); err != nil {
+		return sd, err
+	}
+	if sd.base, err = open(c.Baseline); err != nil {
+		return sd, err
+	}
+	if sd.cand.name == sd.base.name {
+		sd.cand.name, sd.base.name = sd.cand.name+" [candidate]", sd.base.name+" [baseline]"
+	}
+	for _, spec := range c.Opponents {
+		s, err := open(spec)
+		if err != nil {
+			return sd, err
+		}
+		sd.ops = append(sd.ops, s)
+	}
+	if c.Partner != "" {
+		if sd.partner, err = open(c.Partner); err != nil {
+			return sd, err
+		}
+	}
+	return sd, nil
+}
+
+// layoutCompare is the games of up to n deal sequences, by sequence, and
+// the sequence of each game.
+func layoutCompare(p *plan, n int, sd *compareSides) ([]game, []*compareUnit, []int) {
+	var games []game
+	var units []*compareUnit
+	for j := range n {
+		u := &compareUnit{}
+		for _, g := range compareGames(p, j, sd.cand, sd.base, sd.partner, sd.ops) {
+			g.index = len(games)
+			u.games = append(u.games, g.index)
+			games = append(games, g)
+		}
+		units = append(units, u)
+	}
+	unitOf := make([]int, len(games))
+	for j, u := range units {
+		for _, gi := range u.games {
+			unitOf[gi] = j
+		}
+	}
+	return games, units, unitOf
+}
+
+// tally fills the report from the deal sequences the test took in (all
+// of them when capped) and the records of the run.
+func (rep *CompareReport) tally(sd *compareSides, units []*compareUnit, recs []*matchRecord, capped bool) {
+	if sd.partner != nil {
+		rep.Partner = sd.partner.name
+	}
+	for _, s := range sd.ops {
 		rep.Opponents = append(rep.Opponents, s.name)
 	}
 	var ds []pairDiff
-	for _, u := range units[:next] {
+	for _, u := range units {
 		ds = append(ds, diffOf(u.cand, u.bas))
 		rep.Matches += len(u.games)
 		rep.CandidateWins += u.cand.wins
@@ -221,9 +250,8 @@ func Compare(ctx context.Context, c CompareConfig) (*CompareReport, error) {
 	if rep.Verdict == "" {
 		rep.Verdict = VerdictInconclusive
 		// At the cap, an interval wholly below 0 still says worse.
-		if next == len(units) && rep.Paired.Pairs >= 2 && rep.Paired.WinDiff.Hi < 0 {
+		if capped && rep.Paired.Pairs >= 2 && rep.Paired.WinDiff.Hi < 0 {
 			rep.Verdict = VerdictWorse
 		}
 	}
-	return rep, recordError(recs)
 }

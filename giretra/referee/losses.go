@@ -129,31 +129,7 @@ func Losses(subject, reference []*record.Match) (*LossReport, error) {
 				r.Same++
 				continue
 			}
-			t := r.Classes[class]
-			switch {
-			case mo > ms:
-				t.Deals++
-				t.Points += mo - ms
-				if mo > 0 && ms <= 0 {
-					t.Flips++
-				}
-				switch class {
-				case LossBid:
-					tallyPair(r.Contracts, contractName(ds, team)+" → "+contractName(do, team), mo-ms)
-					tallyPair(r.Actions, bidName(ds.Bids, at)+" → "+bidName(do.Bids, at), mo-ms)
-				case LossLead, LossDefence, LossDeclarer, LossEndgame:
-					bt := r.ByTrick[class]
-					if bt == nil {
-						bt = new([8][2]int)
-						r.ByTrick[class] = bt
-					}
-					bt[at][0]++
-					bt[at][1] += mo - ms
-				}
-			case ms > mo:
-				t.GainedDeals++
-				t.Gained += ms - mo
-			}
+			r.count(class, at, ds, do, team, ms, mo)
 		}
 	}
 	var wins, perDeal []float64
@@ -164,6 +140,36 @@ func Losses(subject, reference []*record.Match) (*LossReport, error) {
 	}
 	r.Wins, r.Margin = stats.MeanCI(wins), stats.MeanCI(perDeal)
 	return r, nil
+}
+
+// count tallies a deal of class whose tables first parted at at: the
+// subject's margin ms on deal ds, the reference's mo on do.
+func (r *LossReport) count(class string, at int, ds, do *record.Deal, team giretra.Team, ms, mo int) {
+	t := r.Classes[class]
+	switch {
+	case mo > ms:
+		t.Deals++
+		t.Points += mo - ms
+		if mo > 0 && ms <= 0 {
+			t.Flips++
+		}
+		switch class {
+		case LossBid:
+			tallyPair(r.Contracts, contractName(ds, team)+" → "+contractName(do, team), mo-ms)
+			tallyPair(r.Actions, bidName(ds.Bids, at)+" → "+bidName(do.Bids, at), mo-ms)
+		case LossLead, LossDefence, LossDeclarer, LossEndgame:
+			bt := r.ByTrick[class]
+			if bt == nil {
+				bt = new([8][2]int)
+				r.ByTrick[class] = bt
+			}
+			bt[at][0]++
+			bt[at][1] += mo - ms
+		}
+	case ms > mo:
+		t.GainedDeals++
+		t.Gained += ms - mo
+	}
 }
 
 func sameHands(a, b *record.CutLine) bool {

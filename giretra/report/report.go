@@ -139,24 +139,7 @@ func Build(matches []*record.Match, opt Options) (*Report, error) {
 			r.Stopped++
 		}
 		r.Games = append(r.Games, row)
-		for _, d := range m.Deals {
-			res := d.Result
-			if res == nil {
-				continue
-			}
-			mr := &modes[res.Mode]
-			own := giretra.Team(res.AnnouncerTeam) == team
-			switch {
-			case own && res.Made():
-				mr.Own, mr.OwnMade = mr.Own+1, mr.OwnMade+1
-			case own:
-				mr.Own, mr.OwnFail = mr.Own+1, mr.OwnFail+1
-			case res.Made():
-				mr.Opp, mr.OppMade = mr.Opp+1, mr.OppMade+1
-			default:
-				mr.Opp, mr.OppFail = mr.Opp+1, mr.OppFail+1
-			}
-		}
+		countContracts(&modes, m, team)
 	}
 	if r.Matches > 0 {
 		r.Rate = float64(r.Wins) / float64(r.Matches)
@@ -180,6 +163,29 @@ func Build(matches []*record.Match, opt Options) (*Report, error) {
 	}
 	r.Viewer, r.Omitted = viewer, omitted
 	return r, nil
+}
+
+// countContracts adds m's contracts to modes, by mode: announced by
+// team or by the other, made or failed.
+func countContracts(modes *[6]ModeRow, m *record.Match, team giretra.Team) {
+	for _, d := range m.Deals {
+		res := d.Result
+		if res == nil {
+			continue
+		}
+		mr := &modes[res.Mode]
+		own := giretra.Team(res.AnnouncerTeam) == team
+		switch {
+		case own && res.Made():
+			mr.Own, mr.OwnMade = mr.Own+1, mr.OwnMade+1
+		case own:
+			mr.Own, mr.OwnFail = mr.Own+1, mr.OwnFail+1
+		case res.Made():
+			mr.Opp, mr.OppMade = mr.Opp+1, mr.OppMade+1
+		default:
+			mr.Opp, mr.OppFail = mr.Opp+1, mr.OppFail+1
+		}
+	}
 }
 
 func b2f(b bool) float64 {

@@ -88,6 +88,28 @@ func Show(w io.Writer, m *record.Match, only int, allCalls bool) {
 	}
 }
 
+// showCut prints a deal's cut and the hands it dealt, the three cards
+// dealt after the bidding marked.
+func showCut(w io.Writer, h *record.Header, c *record.CutLine, mode giretra.Mode) {
+	from := "bottom"
+	if c.FromTop {
+		from = "top"
+	}
+	fmt.Fprintf(w, "  cut by %s at %d from the %s", seatName(h, giretra.Position(c.Seat)), c.Position, from)
+	if c.Asked != nil {
+		fmt.Fprintf(w, " (duplicate: the referee's cut; the player answered %d)", c.Asked.Position)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  hands as dealt (* dealt after the bidding):\n")
+	for p := range giretra.Position(4) {
+		late := make([]string, 0, 3)
+		for _, c := range c.Hands[p][5:] {
+			late = append(late, cardText(c))
+		}
+		fmt.Fprintf(w, "    %-22s %s   * %s\n", seatName(h, p), handText(c.Hands[p], mode), strings.Join(late, " "))
+	}
+}
+
 func showDeal(w io.Writer, m *record.Match, d *record.Deal, allCalls bool) {
 	h := &m.Header
 	fmt.Fprintf(w, "\nDeal %d: dealer %s, score %d–%d, target %d\n", d.Deal, seatName(h, giretra.Position(d.Dealer)), d.Score[0], d.Score[1], d.Target)
@@ -96,23 +118,7 @@ func showDeal(w io.Writer, m *record.Match, d *record.Deal, allCalls bool) {
 		mode = giretra.Mode(d.Contract.Mode)
 	}
 	if c := d.Cut; c != nil {
-		from := "bottom"
-		if c.FromTop {
-			from = "top"
-		}
-		fmt.Fprintf(w, "  cut by %s at %d from the %s", seatName(h, giretra.Position(c.Seat)), c.Position, from)
-		if c.Asked != nil {
-			fmt.Fprintf(w, " (duplicate: the referee's cut; the player answered %d)", c.Asked.Position)
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  hands as dealt (* dealt after the bidding):\n")
-		for p := range giretra.Position(4) {
-			late := make([]string, 0, 3)
-			for _, c := range c.Hands[p][5:] {
-				late = append(late, cardText(c))
-			}
-			fmt.Fprintf(w, "    %-22s %s   * %s\n", seatName(h, p), handText(c.Hands[p], mode), strings.Join(late, " "))
-		}
+		showCut(w, h, c, mode)
 	}
 	if len(d.Bids) > 0 {
 		var bids []string
@@ -145,22 +151,7 @@ func showDeal(w io.Writer, m *record.Match, d *record.Deal, allCalls bool) {
 			giretra.Position(t.Winner), t.Points, pts[0], pts[1])
 	}
 	if r := d.Result; r != nil {
-		made := "failed"
-		if r.Made() {
-			made = "made"
-		}
-		fmt.Fprintf(w, "  result: card points %d–%d, contract %s by %s; match points %d–%d", r.CardPoints[0], r.CardPoints[1], made,
-			giretra.Team(r.AnnouncerTeam), r.MatchPoints[0], r.MatchPoints[1])
-		if r.Sweep != nil {
-			fmt.Fprintf(w, ", sweep by %s", giretra.Team(*r.Sweep))
-			if r.SweepBonus > 0 {
-				fmt.Fprintf(w, " (+%d)", r.SweepBonus)
-			}
-			if r.InstantWin {
-				fmt.Fprintf(w, " (wins the match)")
-			}
-		}
-		fmt.Fprintf(w, "; score %d–%d\n", r.Score[0], r.Score[1])
+		showResult(w, r)
 	}
 	for _, v := range m.Violations {
 		if v.Deal == d.Deal {
@@ -188,6 +179,26 @@ func showDeal(w io.Writer, m *record.Match, d *record.Deal, allCalls bool) {
 	if n > 0 {
 		fmt.Fprintf(w, "  %d HTTP calls; slowest %.3f ms: %s %s (line %d)\n", n, slowest.MS, giretra.Position(slowest.Seat), slowest.Endpoint, slowest.Line)
 	}
+}
+
+// showResult prints a deal's result line.
+func showResult(w io.Writer, r *record.ResultLine) {
+	made := "failed"
+	if r.Made() {
+		made = "made"
+	}
+	fmt.Fprintf(w, "  result: card points %d–%d, contract %s by %s; match points %d–%d", r.CardPoints[0], r.CardPoints[1], made,
+		giretra.Team(r.AnnouncerTeam), r.MatchPoints[0], r.MatchPoints[1])
+	if r.Sweep != nil {
+		fmt.Fprintf(w, ", sweep by %s", giretra.Team(*r.Sweep))
+		if r.SweepBonus > 0 {
+			fmt.Fprintf(w, " (+%d)", r.SweepBonus)
+		}
+		if r.InstantWin {
+			fmt.Fprintf(w, " (wins the match)")
+		}
+	}
+	fmt.Fprintf(w, "; score %d–%d\n", r.Score[0], r.Score[1])
 }
 
 // showCallAt prints the call at line (brief: endpoint, latency, answer).

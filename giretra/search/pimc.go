@@ -32,8 +32,8 @@ type Utility struct {
 type MatchScore struct {
 	Ours, Theirs, Target int
 	// Linear values a deal by its points, plus or minus a fixed bonus
-	// when it ends the match, instead of by the chance of winning (the
-	// earlier model, kept for comparisons).
+	// when it ends the match, instead of by the chance of winning (for
+	// comparisons: bot:linear).
 	Linear bool
 }
 
@@ -51,7 +51,7 @@ func (ms MatchScore) DealValue(ours, theirs int) float64 {
 		return d
 	}
 	if !ms.Linear {
-		if t := Wins(ms.Target); t != nil {
+		if t := WinTableFor(ms.Target); t != nil {
 			return t.Value([2]int{ms.Ours, ms.Theirs}, ours, theirs)
 		}
 	}

@@ -66,9 +66,10 @@ var winTables sync.Map // target → *WinTable
 // beyond it DealValue falls back to the points themselves.
 const maxTableTarget = 1000
 
-// Wins returns the table of a target (computed once per target, about a
-// millisecond per 10,000 states), or nil when target is out of range.
-func Wins(target int) *WinTable {
+// WinTableFor returns the table of a target (computed once per target,
+// about a millisecond per 10,000 states), or nil when target is out of
+// range.
+func WinTableFor(target int) *WinTable {
 	if target < 2 || target > maxTableTarget {
 		return nil
 	}
@@ -78,6 +79,9 @@ func Wins(target int) *WinTable {
 	t, _ := winTables.LoadOrStore(target, newWinTable(target))
 	return t.(*WinTable)
 }
+
+// Wins is WinTableFor, under the name cmd/gamebot's warm-up calls it by.
+func Wins(target int) *WinTable { return WinTableFor(target) }
 
 // Resets add this much to the target when both teams reach it.
 const resetStep = 100

@@ -11,7 +11,7 @@ import (
 // both sides), and more points never hurt.
 func TestWinTableProperties(t *testing.T) {
 	for _, target := range []int{151, 500} {
-		w := Wins(target)
+		w := WinTableFor(target)
 		for a := 0; a < target; a += 7 {
 			for b := 0; b < target; b += 11 {
 				p, q := w.P(a, b), w.P(b, a)
@@ -51,7 +51,7 @@ func TestWinTableMatchesSimulation(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	const target, games = 151, 40000
-	w := Wins(target)
+	w := WinTableFor(target)
 	for _, start := range [][2]int{{0, 0}, {120, 60}, {60, 140}, {145, 140}} {
 		wins := 0
 		for range games {

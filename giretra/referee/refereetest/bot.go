@@ -92,25 +92,7 @@ func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.problem("%s: null in body", path)
 	}
 	if path == "api/sessions" {
-		var req map[string]any
-		if err := json.Unmarshal(body, &req); err != nil {
-			b.problem("create: %v", err)
-		}
-		if req["matchId"] == "__smoke_test__" {
-			writeJSONAnswer(w, map[string]string{"sessionId": "smoke"})
-			return
-		}
-		b.Creates = append(b.Creates, req)
-		seat := giretra.Bottom
-		if p, ok := req["position"].(string); ok {
-			seat, _ = giretra.ParsePosition(p)
-		}
-		seed := uint64(len(b.Order))
-		pl, _ := agents.New(b.Agent, rand.New(rand.NewPCG(seed, 1)))
-		s := &Session{ID: fmt.Sprintf("s%d", len(b.Order)+1), Seat: seat, player: pl}
-		b.Sessions[s.ID] = s
-		b.Order = append(b.Order, s.ID)
-		writeJSONAnswer(w, map[string]string{"sessionId": s.ID})
+		b.create(w, body)
 		return
 	}
 	rest, ok := strings.CutPrefix(path, "api/sessions/")
@@ -138,6 +120,34 @@ func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(b.Delay)
 		b.Lock()
 	}
+	b.answer(w, r, s, endpoint, body)
+}
+
+// create answers a session creation, and the smoke test's.
+func (b *Bot) create(w http.ResponseWriter, body []byte) {
+	var req map[string]any
+	if err := json.Unmarshal(body, &req); err != nil {
+		b.problem("create: %v", err)
+	}
+	if req["matchId"] == "__smoke_test__" {
+		writeJSONAnswer(w, map[string]string{"sessionId": "smoke"})
+		return
+	}
+	b.Creates = append(b.Creates, req)
+	seat := giretra.Bottom
+	if p, ok := req["position"].(string); ok {
+		seat, _ = giretra.ParsePosition(p)
+	}
+	seed := uint64(len(b.Order))
+	pl, _ := agents.New(b.Agent, rand.New(rand.NewPCG(seed, 1)))
+	s := &Session{ID: fmt.Sprintf("s%d", len(b.Order)+1), Seat: seat, player: pl}
+	b.Sessions[s.ID] = s
+	b.Order = append(b.Order, s.ID)
+	writeJSONAnswer(w, map[string]string{"sessionId": s.ID})
+}
+
+// answer decides with the session's agent, or passes it a notification.
+func (b *Bot) answer(w http.ResponseWriter, r *http.Request, s *Session, endpoint string, body []byte) {
 	ctx := context.Background()
 	switch endpoint {
 	case "choose-cut":
