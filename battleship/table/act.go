@@ -92,6 +92,13 @@ func (g *game) hand(what string, d *decision, played chan struct{}) error {
 		case <-played:
 			return nil
 		case <-g.done:
+			// The game may have ended with this very decision: played
+			// is closed before the game's goroutine is over.
+			select {
+			case <-played:
+				return nil
+			default:
+			}
 		}
 	}
 	g.mu.Lock()
