@@ -86,8 +86,8 @@ type CalibrateConfig struct {
 func Calibrate(ctx context.Context, c CalibrateConfig) (*Report, error) {
 	start := time.Now()
 	r := c.Rules
-	if err := r.Feasible(); err != nil {
-		return nil, fmt.Errorf("board: %w", err)
+	if err := c.feasible(); err != nil {
+		return nil, err
 	}
 	shooters := calShooters()
 	rep := &Report{Mode: "calibrate", Board: boardName(r), Hidden: c.Hidden, Seed: c.Seed}

@@ -30,10 +30,7 @@ type DuelConfig struct {
 func Duel(ctx context.Context, c DuelConfig) (*Report, error) {
 	start := time.Now()
 	r := c.Rules
-	if err := r.Feasible(); err != nil {
-		return nil, fmt.Errorf("board: %w", err)
-	}
-	bot, err := c.open(c.Bot, c.Seed)
+	bot, err := c.openBot(c.Setup, c.Bot)
 	if err != nil {
 		return nil, err
 	}

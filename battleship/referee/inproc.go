@@ -42,8 +42,8 @@ var errNotInproc = errors.New("-mode duel-inproc plays in-process players only (
 func DuelInproc(ctx context.Context, c DuelInprocConfig) (*Report, error) {
 	start := time.Now()
 	r := c.Rules
-	if err := r.Feasible(); err != nil {
-		return nil, fmt.Errorf("board: %w", err)
+	if err := c.feasible(); err != nil {
+		return nil, err
 	}
 	bot, botName, err1 := inprocAgent(c.Bot)
 	opp, oppName, err2 := inprocAgent(c.Opponent)

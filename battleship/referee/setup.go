@@ -27,6 +27,14 @@ type Setup struct {
 	Progress func(done, total int)
 }
 
+// feasible refuses a board and fleet no game can be played on.
+func (s Setup) feasible() error {
+	if err := s.Rules.Feasible(); err != nil {
+		return fmt.Errorf("board: %w", err)
+	}
+	return nil
+}
+
 // HTTP is how the modes that play bot servers reach them.
 type HTTP struct {
 	// Self starts the bot "self" (nil: a run naming it fails).
@@ -165,6 +173,14 @@ func resultOf(o battleship.Outcome, botSeat int) gameResult {
 	res.shots = o.Shots[o.Winner]
 	res.both = [2]int{o.Shots[botSeat], o.Shots[1-botSeat]}
 	return res
+}
+
+// openBot checks s's board, then opens the bot under test.
+func (h HTTP) openBot(s Setup, text string) (*contestant, error) {
+	if err := s.feasible(); err != nil {
+		return nil, err
+	}
+	return h.open(text, s.Seed)
 }
 
 // timeout is h's limit on one exchange.

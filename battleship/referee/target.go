@@ -2,7 +2,6 @@ package referee
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
@@ -26,10 +25,7 @@ type TargetConfig struct {
 func Target(ctx context.Context, c TargetConfig) (*Report, error) {
 	start := time.Now()
 	r := c.Rules
-	if err := r.Feasible(); err != nil {
-		return nil, fmt.Errorf("board: %w", err)
-	}
-	bot, err := c.open(c.Bot, c.Seed)
+	bot, err := c.openBot(c.Setup, c.Bot)
 	if err != nil {
 		return nil, err
 	}
