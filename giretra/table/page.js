@@ -12,7 +12,7 @@
   const RANKS = { 7: "Seven", 8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
   const COLOUR = { ColourClubs: 0, ColourDiamonds: 1, ColourHearts: 2, ColourSpades: 3 };
   const DEFAULTS = ["you", "Eva", "bot", "Eva"];
-  let view = null, asked = 0, lastOpen = false, onTable = "";
+  let view = null, asked = 0, lastOpen = false, onTable = "", detail = null;
 
   const suit = (c) => "CDHS".indexOf(c[1]);
   const cardName = (c) => T("card", T("rank." + RANKS[c[0]]), T("suit." + suit(c)));
@@ -212,10 +212,16 @@
   function renderDeals(v) {
     $("#deals-box").hidden = !v.deals.length;
     $("#deals").replaceChildren(...v.deals.map((l) => el("li", {}, T("dealLine", l.n, l.text, l.score[0], l.score[1]) + " ",
-      el("button", { type: "button", "data-k": "show-" + l.n, "aria-pressed": v.detail && v.detail.n === l.n ? "true" : "false",
+      el("button", { type: "button", "data-k": "show-" + l.n, "aria-pressed": v.detailN === l.n ? "true" : "false",
         onclick: () => Kit.act({ show: l.n }) }, T("details", l.n)))));
-    const d = v.detail, box = $("#detail");
+    // The server sends a deal's detail when it changes; the page keeps it.
+    if (v.detail) detail = v.detail;
+    if (!v.detailN || !detail || detail.n !== v.detailN) detail = v.detail || null;
+    const d = detail, box = $("#detail");
     if (!d) { box.replaceChildren(); return; }
+    if (box.dataset.n === String(d.n) && box.dataset.lang === v.lang && !v.detail) return;
+    box.dataset.n = d.n;
+    box.dataset.lang = v.lang;
     const hands = el("div", { class: "hands" }, [0, 1, 2, 3].map((p) => el("div", { class: "panel", role: "group", "aria-label": T("cardsOf", who(v, p)) },
       el("div", { class: "who" }, who(v, p) + (p === d.dealer ? ", " + T("dealer") : "")), d.hands[p].map((c) => card(c)))));
     const head = el("tr", {}, el("th", { scope: "col" }, T("trick")), SEATS.map((s, p) => el("th", { scope: "col" }, who(v, p))),

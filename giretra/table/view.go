@@ -33,13 +33,16 @@ type view struct {
 	Cut      *cutRange     `json:"cut,omitempty"`     // the cuts allowed, when the reader cuts
 	Deal     *dealView     `json:"deal,omitempty"`
 	Decision *decisionView `json:"decision,omitempty"`
-	Deals    []dealLine    `json:"deals"`            // the finished deals
-	Detail   *detailView   `json:"detail,omitempty"` // one of them, every hand shown
-	Over     bool          `json:"over"`
-	Result   string        `json:"result,omitempty"`
-	Won      *bool         `json:"won,omitempty"` // the reader's team won the match (seated readers, once it is over)
-	Failure  string        `json:"failure,omitempty"`
-	Again    *Options      `json:"again,omitempty"` // play these cards again, seats rotated
+	Deals    []dealLine    `json:"deals"` // the finished deals
+	// Detail is one of them, every hand shown: DetailN's, sent only when
+	// it changed since the version the page has (the page keeps it).
+	Detail  *detailView `json:"detail,omitempty"`
+	DetailN int         `json:"detailN"` // the deal detailed, 0: none
+	Over    bool        `json:"over"`
+	Result  string      `json:"result,omitempty"`
+	Won     *bool       `json:"won,omitempty"` // the reader's team won the match (seated readers, once it is over)
+	Failure string      `json:"failure,omitempty"`
+	Again   *Options    `json:"again,omitempty"` // play these cards again, seats rotated
 	// Valid are the actions the person may send now, as Act takes them:
 	// what a scripted player (cmd/loadtest -scenario play) picks from.
 	Valid  []any     `json:"valid"`
@@ -260,7 +263,10 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 		if s := t.shown[tv.Seat]; s > 0 && s <= n {
 			i = s - 1
 		}
-		v.Detail = t.detailLocked(r, t.deals[i])
+		v.DetailN = t.deals[i].n
+		if max(t.dealtAt, t.shownAt[tv.Seat]) > tv.Since {
+			v.Detail = t.detailLocked(r, t.deals[i])
+		}
 	}
 	if t.over {
 		if t.failure == "" {
