@@ -256,6 +256,17 @@ func Eval[T any](p *Page, expr string) T {
 	return v
 }
 
+// Await evaluates a JavaScript expression whose value is a promise (a
+// fetch the page makes) and returns what it resolves to.
+func Await[T any](p *Page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("awaiting %s: %v", expr, err)
+	}
+	return v
+}
+
 // Check fails the test on a console error or exception so far, or on a
 // request for anything but the page itself (a file page) or its origin (a
 // served page); it logs console warnings.
