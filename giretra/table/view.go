@@ -189,8 +189,7 @@ func valuesOf(cv bot.CardValues) valuesView {
 	return v
 }
 
-// viewLocked builds v's view: the reader's own hand, or every hand to a
-// watcher where four bots play or once the match is over.
+// viewLocked builds the view of tv's seat, in tv's language.
 func (t *Table) viewLocked(tv tables.Viewer) *view {
 	r := reader{p: tv.P, seat: int(tv.Seat)}
 	if tv.Seat.Watching() {
@@ -208,34 +207,7 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 	}
 	v.Teams = [2]string{t.team(r, giretra.Team1), t.team(r, giretra.Team2)}
 	d := t.cur
-	turn, turnOK := giretra.Position(0), false
-	if d != nil && !t.over {
-		turn, turnOK = d.turn()
-	}
-	open := r.seat < 0 && (t.bots || t.over)
-	for p := range giretra.Position(4) {
-		sv := seatView{Seat: r.seatName(p), Name: t.name(r, p), Kind: t.specs[p].kind, Turn: turnOK && turn == p}
-		if d != nil {
-			sv.Cards = d.hands[p].Count()
-			sv.Dealer = d.dealer == p
-			for _, a := range d.bids {
-				if a.Player == p {
-					sv.Bid = r.bid(a)
-				}
-			}
-			if int(p) == r.seat || open {
-				sv.Hand = cardCodes(d.hands[p], d.mode())
-			}
-			if d.contract != nil {
-				for i := range d.hs.Completed {
-					if d.hs.Completed[i].Leader == p {
-						sv.Led++
-					}
-				}
-			}
-		}
-		v.Seats[p] = sv
-	}
+	v.Seats = t.seatsLocked(r, d)
 	if d != nil {
 		v.Deal = t.dealViewLocked(r, d)
 	}
@@ -243,17 +215,10 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 		v.Waiting = t.waiting(r)
 	}
 	if p := t.pending; p != nil && int(p.seat) == r.seat {
-		dv := &decisionView{ID: t.asked, Kind: p.kind, Text: r.t("prompt.yourTurn", r.prompt(p.kind))}
-		switch p.kind {
-		case decideCut:
+		v.Decision = t.decisionLocked(r, p, d)
+		if p.kind == decideCut {
 			v.Cut = &cutRange{Min: 6, Max: 26}
-		case decideBid:
-			dv.Bids = bidOptions(r, p.bids)
-			dv.Why = t.whyNot(r, d, p.bids)
-		case decideCard:
-			dv.Cards = cardCodes(p.cards, d.mode())
 		}
-		v.Decision = dv
 	}
 	for _, fd := range t.deals {
 		v.Deals = append(v.Deals, dealLine{N: fd.n, Text: t.dealResult(r, fd), Points: fd.result.MatchPoints, Score: fd.after})
@@ -279,6 +244,52 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 		v.Again = t.opts.again(t.cuts)
 	}
 	return v
+}
+
+// seatsLocked are the seats as r sees them: the reader's own hand, or
+// every hand to a watcher where four bots play or once the match is over.
+func (t *Table) seatsLocked(r reader, d *dealState) [4]seatView {
+	var out [4]seatView
+	turn, turnOK := giretra.Position(0), false
+	if d != nil && !t.over {
+		turn, turnOK = d.turn()
+	}
+	open := r.seat < 0 && (t.bots || t.over)
+	for p := range giretra.Position(4) {
+		sv := seatView{Seat: r.seatName(p), Name: t.name(r, p), Kind: t.specs[p].kind, Turn: turnOK && turn == p}
+		if d != nil {
+			sv.Cards = d.hands[p].Count()
+			sv.Dealer = d.dealer == p
+			for _, a := range d.bids {
+				if a.Player == p {
+					sv.Bid = r.bid(a)
+				}
+			}
+			if int(p) == r.seat || open {
+				sv.Hand = cardCodes(d.hands[p], d.mode())
+			}
+			for i := range d.hs.Completed {
+				if d.contract != nil && d.hs.Completed[i].Leader == p {
+					sv.Led++
+				}
+			}
+		}
+		out[p] = sv
+	}
+	return out
+}
+
+// decisionLocked is the decision p asks the reader, with its options.
+func (t *Table) decisionLocked(r reader, p *decision, d *dealState) *decisionView {
+	dv := &decisionView{ID: t.asked, Kind: p.kind, Text: r.t("prompt.yourTurn", r.prompt(p.kind))}
+	switch p.kind {
+	case decideBid:
+		dv.Bids = bidOptions(r, p.bids)
+		dv.Why = t.whyNot(r, d, p.bids)
+	case decideCard:
+		dv.Cards = cardCodes(p.cards, d.mode())
+	}
+	return dv
 }
 
 // whyNot says why the announcements and the Accept that are not offered
