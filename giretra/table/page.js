@@ -96,10 +96,10 @@
   function renderScore(v) {
     const d = v.deal, c = d && d.contract;
     const team = (t) => el("span", { class: "team" + (v.you >= 0 && v.you % 2 === t ? " you-team" : "") }, `${v.teams[t]}: ${v.score[t]}`);
-    $("#scorebar").replaceChildren(team(0), team(1), el("span", {}, T("target", v.target)), el("span", {}, d ? T("deal", d.n) : T("dealing")),
+    $("#scorebar").replaceChildren(...[team(0), team(1), el("span", {}, T("target", v.target)), el("span", {}, d ? T("deal", d.n) : T("dealing")),
       el("span", { id: "contract" }, c ? T("contract", sym(c.mode) + c.text, who(v, c.announcer)) : d && d.cut ? T("bidding") : ""),
-      c ? el("span", {}, T("points", d.points[0], d.points[1], d.tricks[0], d.tricks[1])) : "",
-      v.seed !== undefined ? el("span", { class: "muted" }, T("seed", v.seed)) : null);
+      c ? el("span", {}, T("points", d.points[0], d.points[1], d.tricks[0], d.tricks[1])) : null,
+      v.seed !== undefined ? el("span", { class: "muted" }, T("seed", v.seed)) : null].filter(Boolean));
   }
 
   function renderSeats(v) {
@@ -141,7 +141,8 @@
     if (v.you < 0) return;
     const hand = v.seats[v.you].hand || [];
     const ok = new Set(v.decision && v.decision.kind === "card" ? v.decision.cards : []);
-    box.replaceChildren(...hand.map((c) => el("button", { type: "button", class: cardClass(c, ok.has(c) ? "playable" : ""), "data-k": "card-" + c, "data-card": c,
+    // Cards are dimmed only when some may be played: the others are not.
+    box.replaceChildren(...hand.map((c) => el("button", { type: "button", class: cardClass(c, ok.has(c) ? "playable" : ok.size ? "dim" : ""), "data-k": "card-" + c, "data-card": c,
       "aria-label": cardName(c) + (ok.size && !ok.has(c) ? ", " + T("notPlayable") : ""), disabled: !ok.has(c), onclick: () => Kit.act({ card: c }) }, cardShort(c))));
     if (!hand.length) box.append(el("span", { class: "muted" }, T("noCards")));
   }
