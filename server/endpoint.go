@@ -71,7 +71,7 @@ func (e *endpoint[Q, A]) run(ctx context.Context, r *http.Request, q Q) (a A, er
 	func() {
 		defer func() {
 			if v := recover(); v != nil {
-				err = &panicError{value: v, stack: debugStack()}
+				err = &panicError{value: v, stack: debug.Stack()}
 			}
 		}()
 		a, err = e.decide(ctx, q)
@@ -92,8 +92,6 @@ func (e *endpoint[Q, A]) run(ctx context.Context, r *http.Request, q Q) (a A, er
 	e.s.logger.ErrorContext(ctx, "decision fell back", attrs...)
 	return e.fallback(q), nil
 }
-
-var debugStack = debug.Stack
 
 // panicError is a panic recovered in a decision.
 type panicError struct {

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/botarena/gamebot/battleship"
@@ -127,7 +128,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.logger.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", v, "stack", string(debugStack()))
+			s.logger.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
 			writeJSON(w, http.StatusInternalServerError, httpkit.ErrorBody{Error: "internal error"})
 		}
 	}()

@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +21,7 @@ import (
 	"github.com/botarena/gamebot/giretra/bot"
 	"github.com/botarena/gamebot/giretra/search"
 	"github.com/botarena/gamebot/internal/cli"
+	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/server"
 	"github.com/prometheus/client_golang/prometheus"
@@ -130,8 +130,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return fmt.Errorf("unknown argument %q (try: gamebot help)", args[0])
 		}
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	return runServer(ctx, cfg, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel})), ready)
+}
 
+// runServer serves the bot until ctx is done.
+func runServer(ctx context.Context, cfg config, logger *slog.Logger, ready chan<- string) error {
 	botCfg := bot.Config{Budget: cfg.budget}
 	if cfg.budget < 0 {
 		botCfg = bot.Config{Fast: true}
@@ -147,30 +150,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		search.Wins(500)
 	}()
 	defer func() { <-warmed }()
-	ships := battleship.NewBot(battleship.Options{MemoryFile: cfg.battleshipMemory})
-	if err := ships.MemoryErr(); err != nil {
-		// A damaged file costs what was learnt, not the server.
-		logger.Warn("battleship memory not loaded", "file", cfg.battleshipMemory, "err", err)
-	}
-	if cfg.battleshipMemory != "" {
-		defer func() {
-			if err := ships.Flush(); err != nil {
-				logger.Warn("battleship memory not saved", "file", cfg.battleshipMemory, "err", err)
-			}
-		}()
-	}
-	reg := prometheus.NewRegistry()
-	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL, LoadBudget: cfg.loadBudget}, reg, server.Deps{
+	ships := battleshipBot(cfg.battleshipMemory, logger)
+	defer flushMemory(ships, cfg.battleshipMemory, logger)
+	srv := server.New(logger, server.Config{MaxSessions: cfg.maxSessions, SessionTTL: cfg.sessionTTL, LoadBudget: cfg.loadBudget}, prometheus.NewRegistry(), server.Deps{
 		NewGiretraPlayer: func() giretra.Player { return bot.New(botCfg) },
 		Battleship:       ships,
 		Othello:          othello.NewEngine(othello.EngineOptions{Pool: 2, TTBits: 18}),
 	})
-
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.host, cfg.port))
 	if err != nil {
 		return err
 	}
-	// Searches stop when baseCtx is cancelled at the end of the grace period.
+	// Searches stop when baseCtx is cancelled, after the grace period.
 	baseCtx, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
 	hs := &http.Server{
@@ -189,30 +180,32 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		go watchLauncher(ctx, cancel, cfg.launcherPID, logger)
 	}
 	go srv.Janitor(ctx, time.Minute)
-
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String())
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+	return httpkit.Serve(ctx, hs, ln, cfg.shutdownTimeout, func() { logger.Info("shutting down") })
+}
+
+// battleshipBot is the battleship bot with its opponent memory read from
+// file ("": memory only).
+func battleshipBot(file string, logger *slog.Logger) *battleship.Bot {
+	ships := battleship.NewBot(battleship.Options{MemoryFile: file})
+	if err := ships.MemoryErr(); err != nil {
+		// A damaged file costs what was learnt, not the server.
+		logger.Warn("battleship memory not loaded", "file", file, "err", err)
 	}
-	logger.Info("shutting down")
-	sctx, scancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
-	defer scancel()
-	err = hs.Shutdown(sctx)
-	cancelBase()
-	if errors.Is(err, context.DeadlineExceeded) {
-		_ = hs.Close()
+	return ships
+}
+
+// flushMemory writes what the battleship bot learnt to its file, if any.
+func flushMemory(ships *battleship.Bot, file string, logger *slog.Logger) {
+	if file == "" {
+		return
 	}
-	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
-		return serr
+	if err := ships.Flush(); err != nil {
+		logger.Warn("battleship memory not saved", "file", file, "err", err)
 	}
-	return err
 }
 
 // watchLauncher cancels the server once the launching process is gone (the

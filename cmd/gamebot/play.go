@@ -16,6 +16,7 @@ import (
 
 	giretrareferee "github.com/botarena/gamebot/giretra/referee"
 
+	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/botarena/gamebot/internal/table"
 )
 
@@ -37,6 +38,54 @@ type playConfig struct {
 // server's port: the Giretra engine launches the bot there) until ctx is
 // done. ready, when not nil, receives the listening address.
 func play(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, ready chan<- string) error {
+	c, err := playFlags(args, stderr)
+	if err != nil || c == nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if v := getenv("LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			return fmt.Errorf("LOG_LEVEL=%q: want debug, info, warn or error", v)
+		}
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	games, err := playGames(*c)
+	if err != nil {
+		return err
+	}
+	hub := table.NewHub(table.HubConfig{MaxTables: c.maxTables, MaxPerClient: c.perClient, IdleTTL: c.idle, Records: c.records, Hosts: c.hosts}, games...)
+	defer hub.Close()
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           hub.Handler(logger),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		// A long poll waits table.PollWait for news: the write timeout
+		// leaves it room.
+		WriteTimeout:   table.PollWait + 15*time.Second,
+		IdleTimeout:    120 * time.Second,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go hub.Janitor(ctx, time.Minute)
+	fmt.Fprintf(stdout, "gamebot play: open http://%s/play (records in %s)\n", ln.Addr(), orNone(c.records))
+	hosts, _ := c.botHostsOf()
+	bots, _ := c.botsDirOf()
+	fmt.Fprintf(stdout, "gamebot play: bot URLs: %s; Giretra bots: %s\n", hosts.Describe(), orNone(bots))
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	// Long polls end with the tables: close them first, then the server.
+	return httpkit.Serve(ctx, hs, ln, 5*time.Second, hub.Close)
+}
+
+// playFlags reads play's flags; a nil config with no error is -h.
+func playFlags(args []string, stderr io.Writer) (*playConfig, error) {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c playConfig
@@ -65,86 +114,28 @@ func play(ctx context.Context, args []string, getenv func(string) string, stdout
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil
+			return nil, nil
 		}
-		return err
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("play: unexpected argument %q", fs.Arg(0))
+		return nil, fmt.Errorf("play: unexpected argument %q", fs.Arg(0))
 	}
 	if c.maxTables < 1 || c.idle <= 0 {
-		return errors.New("play: -max-tables ≥ 1 and -idle > 0 are required")
+		return nil, errors.New("play: -max-tables ≥ 1 and -idle > 0 are required")
 	}
 	if err := c.reach(); err != nil {
-		return err
+		return nil, err
 	}
 	if c.records != "" {
 		if err := os.MkdirAll(c.records, 0o755); err != nil {
-			return fmt.Errorf("play: records: %w", err)
+			return nil, fmt.Errorf("play: records: %w", err)
 		}
 		if abs, err := filepath.Abs(c.records); err == nil {
 			c.records = abs
 		}
 	}
-	level := slog.LevelInfo
-	if v := getenv("LOG_LEVEL"); v != "" {
-		if err := level.UnmarshalText([]byte(v)); err != nil {
-			return fmt.Errorf("LOG_LEVEL=%q: want debug, info, warn or error", v)
-		}
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-
-	games, err := playGames(c)
-	if err != nil {
-		return err
-	}
-	hub := table.NewHub(table.HubConfig{MaxTables: c.maxTables, MaxPerClient: c.perClient, IdleTTL: c.idle, Records: c.records, Hosts: c.hosts}, games...)
-	defer hub.Close()
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{
-		Handler:           hub.Handler(logger),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		// A long poll waits table.PollWait for news: the write timeout
-		// leaves it room.
-		WriteTimeout:   table.PollWait + 15*time.Second,
-		IdleTimeout:    120 * time.Second,
-		MaxHeaderBytes: 64 << 10,
-		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go hub.Janitor(ctx, time.Minute)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	fmt.Fprintf(stdout, "gamebot play: open http://%s/play (records in %s)\n", ln.Addr(), orNone(c.records))
-	hosts, _ := c.botHostsOf()
-	bots, _ := c.botsDirOf()
-	fmt.Fprintf(stdout, "gamebot play: bot URLs: %s; Giretra bots: %s\n", hosts.Describe(), orNone(bots))
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	// Long polls end with the tables: close them first, then the server.
-	hub.Close()
-	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer scancel()
-	err = hs.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		_ = hs.Close()
-		err = nil
-	}
-	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
-		return serr
-	}
-	return err
+	return &c, nil
 }
 
 // reach checks who may reach the tables and what the tables may reach.

@@ -77,35 +77,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		}
 		scenarios = []string{o.scenario}
 	}
-	tr := &http.Transport{MaxIdleConnsPerHost: o.Conns, MaxConnsPerHost: o.Conns, DisableCompression: true}
-	client := &http.Client{Transport: tr, Timeout: 35 * time.Second}
-	defer tr.CloseIdleConnections()
-	base := strings.TrimRight(o.url, "/")
-
-	// Only creates sessions: the load itself goes through client.
-	engine := remote.NewClient(base, wire.Engine, [6]bool{}, o.Conns)
-	defer engine.Close()
-
-	var results []loadgen.Result
-	for _, sc := range scenarios {
-		reqs, endpoint, err := prepare(ctx, engine, client, base, sc)
-		if err != nil && ctx.Err() != nil {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", sc, err)
-		}
-		r := loadgen.Run(ctx, client, base, reqs, o.Options)
-		r.Scenario, r.Endpoint = sc, endpoint
-		results = append(results, r)
-		fmt.Fprintf(stdout, "%-10s %-44s conns %3d  %8d req  %6d err  %9.0f req/s  p50 %7.2f ms  p99 %7.2f ms  max %8.2f ms  peak RSS %6.1f MiB\n",
-			r.Scenario, r.Endpoint, r.Conns, r.Requests, r.Errors, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.PeakRSSMiB)
-		if r.FirstError != "" {
-			fmt.Fprintf(stdout, "           first error: %s\n", r.FirstError)
-		}
-		if ctx.Err() != nil {
-			break
-		}
+	results, err := server(ctx, o, scenarios, stdout)
+	if err != nil {
+		return err
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintf(stdout, "interrupted: %d of %d scenarios run (the last one cut short)\n", len(results), len(scenarios))
@@ -125,6 +99,42 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	return nil
+}
+
+// server runs the bot server's scenarios one after the other and prints
+// each one's line.
+func server(ctx context.Context, o options, scenarios []string, stdout io.Writer) ([]loadgen.Result, error) {
+	tr := &http.Transport{MaxIdleConnsPerHost: o.Conns, MaxConnsPerHost: o.Conns, DisableCompression: true}
+	client := &http.Client{Transport: tr, Timeout: 35 * time.Second}
+	defer tr.CloseIdleConnections()
+	base := strings.TrimRight(o.url, "/")
+
+	// Only creates sessions: the load itself goes through client.
+	engine := remote.NewClient(base, wire.Engine, [6]bool{}, o.Conns)
+	defer engine.Close()
+
+	var results []loadgen.Result
+	for _, sc := range scenarios {
+		reqs, endpoint, err := prepare(ctx, engine, client, base, sc)
+		if err != nil && ctx.Err() != nil {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sc, err)
+		}
+		r := loadgen.Run(ctx, client, base, reqs, o.Options)
+		r.Scenario, r.Endpoint = sc, endpoint
+		results = append(results, r)
+		fmt.Fprintf(stdout, "%-10s %-44s conns %3d  %8d req  %6d err  %9.0f req/s  p50 %7.2f ms  p99 %7.2f ms  max %8.2f ms  peak RSS %6.1f MiB\n",
+			r.Scenario, r.Endpoint, r.Conns, r.Requests, r.Errors, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.PeakRSSMiB)
+		if r.FirstError != "" {
+			fmt.Fprintf(stdout, "           first error: %s\n", r.FirstError)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return results, nil
 }
 
 // prepare creates the sessions a scenario needs, through engine as the

@@ -156,6 +156,7 @@ func (t *Table) show(seat tables.Seat, n int) error {
 	}
 	t.shown[seat] = n
 	t.seq++
+	t.shownAt[seat] = t.seq
 	t.mu.Unlock()
 	t.env.Notify()
 	return nil

@@ -237,7 +237,7 @@ func (g *game) New(ctx context.Context, options []byte, env tables.Env) (tables.
 	}
 	t := &Table{opts: s, env: env, created: time.Now(), done: make(chan struct{}), answers: make(chan answer, 1),
 		wake: make(chan struct{}), paused: o.Paused, pace: time.Duration(s.pace) * time.Millisecond, mirror: deckRNG(s.seed),
-		shown: map[tables.Seat]int{}, creator: tables.Host}
+		shown: map[tables.Seat]int{}, shownAt: map[tables.Seat]int{}, creator: tables.Host}
 	seating := tables.Seating{Creator: tables.Host}
 	for p, spec := range o.Seats {
 		pos := giretra.Position(p)

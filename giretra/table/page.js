@@ -12,7 +12,7 @@
   const RANKS = { 7: "Seven", 8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
   const COLOUR = { ColourClubs: 0, ColourDiamonds: 1, ColourHearts: 2, ColourSpades: 3 };
   const DEFAULTS = ["you", "Eva", "bot", "Eva"];
-  let view = null, asked = 0, lastOpen = false, onTable = "";
+  let view = null, asked = 0, lastOpen = false, onTable = "", detail = null;
 
   const suit = (c) => "CDHS".indexOf(c[1]);
   const cardName = (c) => T("card", T("rank." + RANKS[c[0]]), T("suit." + suit(c)));
@@ -96,10 +96,10 @@
   function renderScore(v) {
     const d = v.deal, c = d && d.contract;
     const team = (t) => el("span", { class: "team" + (v.you >= 0 && v.you % 2 === t ? " you-team" : "") }, `${v.teams[t]}: ${v.score[t]}`);
-    $("#scorebar").replaceChildren(team(0), team(1), el("span", {}, T("target", v.target)), el("span", {}, d ? T("deal", d.n) : T("dealing")),
+    $("#scorebar").replaceChildren(...[team(0), team(1), el("span", {}, T("target", v.target)), el("span", {}, d ? T("deal", d.n) : T("dealing")),
       el("span", { id: "contract" }, c ? T("contract", sym(c.mode) + c.text, who(v, c.announcer)) : d && d.cut ? T("bidding") : ""),
-      c ? el("span", {}, T("points", d.points[0], d.points[1], d.tricks[0], d.tricks[1])) : "",
-      v.seed !== undefined ? el("span", { class: "muted" }, T("seed", v.seed)) : null);
+      c ? el("span", {}, T("points", d.points[0], d.points[1], d.tricks[0], d.tricks[1])) : null,
+      v.seed !== undefined ? el("span", { class: "muted" }, T("seed", v.seed)) : null].filter(Boolean));
   }
 
   function renderSeats(v) {
@@ -141,7 +141,8 @@
     if (v.you < 0) return;
     const hand = v.seats[v.you].hand || [];
     const ok = new Set(v.decision && v.decision.kind === "card" ? v.decision.cards : []);
-    box.replaceChildren(...hand.map((c) => el("button", { type: "button", class: cardClass(c, ok.has(c) ? "playable" : ""), "data-k": "card-" + c, "data-card": c,
+    // Cards are dimmed only when some may be played: the others are not.
+    box.replaceChildren(...hand.map((c) => el("button", { type: "button", class: cardClass(c, ok.has(c) ? "playable" : ok.size ? "dim" : ""), "data-k": "card-" + c, "data-card": c,
       "aria-label": cardName(c) + (ok.size && !ok.has(c) ? ", " + T("notPlayable") : ""), disabled: !ok.has(c), onclick: () => Kit.act({ card: c }) }, cardShort(c))));
     if (!hand.length) box.append(el("span", { class: "muted" }, T("noCards")));
   }
@@ -212,10 +213,16 @@
   function renderDeals(v) {
     $("#deals-box").hidden = !v.deals.length;
     $("#deals").replaceChildren(...v.deals.map((l) => el("li", {}, T("dealLine", l.n, l.text, l.score[0], l.score[1]) + " ",
-      el("button", { type: "button", "data-k": "show-" + l.n, "aria-pressed": v.detail && v.detail.n === l.n ? "true" : "false",
+      el("button", { type: "button", "data-k": "show-" + l.n, "aria-pressed": v.detailN === l.n ? "true" : "false",
         onclick: () => Kit.act({ show: l.n }) }, T("details", l.n)))));
-    const d = v.detail, box = $("#detail");
+    // The server sends a deal's detail when it changes; the page keeps it.
+    if (v.detail) detail = v.detail;
+    if (!v.detailN || !detail || detail.n !== v.detailN) detail = v.detail || null;
+    const d = detail, box = $("#detail");
     if (!d) { box.replaceChildren(); return; }
+    if (box.dataset.n === String(d.n) && box.dataset.lang === v.lang && !v.detail) return;
+    box.dataset.n = d.n;
+    box.dataset.lang = v.lang;
     const hands = el("div", { class: "hands" }, [0, 1, 2, 3].map((p) => el("div", { class: "panel", role: "group", "aria-label": T("cardsOf", who(v, p)) },
       el("div", { class: "who" }, who(v, p) + (p === d.dealer ? ", " + T("dealer") : "")), d.hands[p].map((c) => card(c)))));
     const head = el("tr", {}, el("th", { scope: "col" }, T("trick")), SEATS.map((s, p) => el("th", { scope: "col" }, who(v, p))),

@@ -368,8 +368,7 @@ func TestPageLanguages(t *testing.T) {
 	}
 	// As a person picks French in the switch (the page reloads in it).
 	browsertest.Eval[bool](p, `(() => { const s = document.getElementById("lang"); s.value = "fr"; s.dispatchEvent(new Event("change")); return true; })()`)
-	p.WaitUntil(`document.documentElement.lang === "fr"`)
-	p.Wait("#setup")
+	p.Wait(`html[lang="fr"] #setup`)
 	if !strings.Contains(p.TextOf("#setup-h"), "Nouvelle table") {
 		t.Fatalf("after the switch to French: %q", p.TextOf("#setup-h"))
 	}

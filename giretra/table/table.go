@@ -52,16 +52,20 @@ type Table struct {
 	servers []*launched
 	answers chan answer // the person's decisions, to the match
 
-	mu      sync.Mutex
-	seq     int
-	logN    int
-	logs    []logEntry
-	match   giretra.MatchState
-	cur     *dealState          // the deal in play, or the last one
-	deals   []*dealState        // finished deals
-	shown   map[tables.Seat]int // the finished deal each seat's page details (1-based); absent: the latest
-	pending *decision           // the person's decision the match waits for
-	asked   int                 // the version at which pending was asked
+	mu    sync.Mutex
+	seq   int
+	logN  int
+	logs  []logEntry
+	match giretra.MatchState
+	cur   *dealState          // the deal in play, or the last one
+	deals []*dealState        // finished deals
+	shown map[tables.Seat]int // the finished deal each seat's page details (1-based); absent: the latest
+	// shownAt is the version at which a seat's detail last changed: a
+	// deal ended (dealtAt), or the seat asked for another.
+	shownAt map[tables.Seat]int
+	dealtAt int
+	pending *decision // the person's decision the match waits for
+	asked   int       // the version at which pending was asked
 	cuts    []giretra.Cut
 	over    bool
 	outcome giretra.MatchResult
@@ -295,6 +299,7 @@ func (t *Table) onEvent(e *giretra.Event) {
 			t.deals = append(t.deals, d)
 			t.dealOps = len(t.ops)
 			clear(t.shown) // every page details the deal just over
+			t.dealtAt = t.seq + 1
 			t.sayLocked(func(r reader) string {
 				return r.t("log.dealOver", d.n, t.dealResult(r, d), d.after[0], d.after[1])
 			})

@@ -103,12 +103,13 @@ func (t *Table) whoCap(r reader, p giretra.Position) string {
 	return t.who(r, p)
 }
 
-// team names a team: "you + gamebot", "Eva + Kialasoa".
+// team names a team: "You + gamebot", "Eva + Kialasoa" (a team's name
+// is a name, wherever it stands in a sentence).
 func (t *Table) team(r reader, team giretra.Team) string {
 	a, b := giretra.Position(team), giretra.Position(team)+2
 	name := func(p giretra.Position) string {
 		if int(p) == r.seat {
-			return r.t("who.you")
+			return r.t("who.You")
 		}
 		return t.name(r, p)
 	}

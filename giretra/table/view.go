@@ -33,13 +33,16 @@ type view struct {
 	Cut      *cutRange     `json:"cut,omitempty"`     // the cuts allowed, when the reader cuts
 	Deal     *dealView     `json:"deal,omitempty"`
 	Decision *decisionView `json:"decision,omitempty"`
-	Deals    []dealLine    `json:"deals"`            // the finished deals
-	Detail   *detailView   `json:"detail,omitempty"` // one of them, every hand shown
-	Over     bool          `json:"over"`
-	Result   string        `json:"result,omitempty"`
-	Won      *bool         `json:"won,omitempty"` // the reader's team won the match (seated readers, once it is over)
-	Failure  string        `json:"failure,omitempty"`
-	Again    *Options      `json:"again,omitempty"` // play these cards again, seats rotated
+	Deals    []dealLine    `json:"deals"` // the finished deals
+	// Detail is one of them, every hand shown: DetailN's, sent only when
+	// it changed since the version the page has (the page keeps it).
+	Detail  *detailView `json:"detail,omitempty"`
+	DetailN int         `json:"detailN"` // the deal detailed, 0: none
+	Over    bool        `json:"over"`
+	Result  string      `json:"result,omitempty"`
+	Won     *bool       `json:"won,omitempty"` // the reader's team won the match (seated readers, once it is over)
+	Failure string      `json:"failure,omitempty"`
+	Again   *Options    `json:"again,omitempty"` // play these cards again, seats rotated
 	// Valid are the actions the person may send now, as Act takes them:
 	// what a scripted player (cmd/loadtest -scenario play) picks from.
 	Valid  []any     `json:"valid"`
@@ -186,8 +189,7 @@ func valuesOf(cv bot.CardValues) valuesView {
 	return v
 }
 
-// viewLocked builds v's view: the reader's own hand, or every hand to a
-// watcher where four bots play or once the match is over.
+// viewLocked builds the view of tv's seat, in tv's language.
 func (t *Table) viewLocked(tv tables.Viewer) *view {
 	r := reader{p: tv.P, seat: int(tv.Seat)}
 	if tv.Seat.Watching() {
@@ -205,6 +207,49 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 	}
 	v.Teams = [2]string{t.team(r, giretra.Team1), t.team(r, giretra.Team2)}
 	d := t.cur
+	v.Seats = t.seatsLocked(r, d)
+	if d != nil {
+		v.Deal = t.dealViewLocked(r, d)
+	}
+	if !t.over {
+		v.Waiting = t.waiting(r)
+	}
+	if p := t.pending; p != nil && int(p.seat) == r.seat {
+		v.Decision = t.decisionLocked(r, p, d)
+		if p.kind == decideCut {
+			v.Cut = &cutRange{Min: 6, Max: 26}
+		}
+	}
+	for _, fd := range t.deals {
+		v.Deals = append(v.Deals, dealLine{N: fd.n, Text: t.dealResult(r, fd), Points: fd.result.MatchPoints, Score: fd.after})
+	}
+	if n := len(t.deals); n > 0 {
+		i := n - 1
+		if s := t.shown[tv.Seat]; s > 0 && s <= n {
+			i = s - 1
+		}
+		v.DetailN = t.deals[i].n
+		if max(t.dealtAt, t.shownAt[tv.Seat]) > tv.Since {
+			v.Detail = t.detailLocked(r, t.deals[i])
+		}
+	}
+	if t.over {
+		if t.failure == "" {
+			v.Result = t.result(r)
+			if r.seat >= 0 && t.outcome.Winner != giretra.NoTeam {
+				won := giretra.Position(r.seat).Team() == t.outcome.Winner
+				v.Won = &won
+			}
+		}
+		v.Again = t.opts.again(t.cuts)
+	}
+	return v
+}
+
+// seatsLocked are the seats as r sees them: the reader's own hand, or
+// every hand to a watcher where four bots play or once the match is over.
+func (t *Table) seatsLocked(r reader, d *dealState) [4]seatView {
+	var out [4]seatView
 	turn, turnOK := giretra.Position(0), false
 	if d != nil && !t.over {
 		turn, turnOK = d.turn()
@@ -223,56 +268,28 @@ func (t *Table) viewLocked(tv tables.Viewer) *view {
 			if int(p) == r.seat || open {
 				sv.Hand = cardCodes(d.hands[p], d.mode())
 			}
-			if d.contract != nil {
-				for i := range d.hs.Completed {
-					if d.hs.Completed[i].Leader == p {
-						sv.Led++
-					}
+			for i := range d.hs.Completed {
+				if d.contract != nil && d.hs.Completed[i].Leader == p {
+					sv.Led++
 				}
 			}
 		}
-		v.Seats[p] = sv
+		out[p] = sv
 	}
-	if d != nil {
-		v.Deal = t.dealViewLocked(r, d)
+	return out
+}
+
+// decisionLocked is the decision p asks the reader, with its options.
+func (t *Table) decisionLocked(r reader, p *decision, d *dealState) *decisionView {
+	dv := &decisionView{ID: t.asked, Kind: p.kind, Text: r.t("prompt.yourTurn", r.prompt(p.kind))}
+	switch p.kind {
+	case decideBid:
+		dv.Bids = bidOptions(r, p.bids)
+		dv.Why = t.whyNot(r, d, p.bids)
+	case decideCard:
+		dv.Cards = cardCodes(p.cards, d.mode())
 	}
-	if !t.over {
-		v.Waiting = t.waiting(r)
-	}
-	if p := t.pending; p != nil && int(p.seat) == r.seat {
-		dv := &decisionView{ID: t.asked, Kind: p.kind, Text: r.t("prompt.yourTurn", r.prompt(p.kind))}
-		switch p.kind {
-		case decideCut:
-			v.Cut = &cutRange{Min: 6, Max: 26}
-		case decideBid:
-			dv.Bids = bidOptions(r, p.bids)
-			dv.Why = t.whyNot(r, d, p.bids)
-		case decideCard:
-			dv.Cards = cardCodes(p.cards, d.mode())
-		}
-		v.Decision = dv
-	}
-	for _, fd := range t.deals {
-		v.Deals = append(v.Deals, dealLine{N: fd.n, Text: t.dealResult(r, fd), Points: fd.result.MatchPoints, Score: fd.after})
-	}
-	if n := len(t.deals); n > 0 {
-		i := n - 1
-		if s := t.shown[tv.Seat]; s > 0 && s <= n {
-			i = s - 1
-		}
-		v.Detail = t.detailLocked(r, t.deals[i])
-	}
-	if t.over {
-		if t.failure == "" {
-			v.Result = t.result(r)
-			if r.seat >= 0 && t.outcome.Winner != giretra.NoTeam {
-				won := giretra.Position(r.seat).Team() == t.outcome.Winner
-				v.Won = &won
-			}
-		}
-		v.Again = t.opts.again(t.cuts)
-	}
-	return v
+	return dv
 }
 
 // whyNot says why the announcements and the Accept that are not offered

@@ -112,48 +112,22 @@ func open(t testing.TB, pageURL, origin, ready string, o Options) *Page {
 	t.Cleanup(cancelBrowser)
 	p := &Page{t: t, Ctx: bctx, url: pageURL, origin: origin}
 
-	console := chromedp.Console(bctx)
-	if err := chromedp.Listen(bctx, func(ev any) {
-		switch e := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			p.mu.Lock()
-			p.requests = append(p.requests, e.Request.URL)
-			p.mu.Unlock()
-		case *network.EventLoadingFailed:
-			// A request the page's security policy (or anything else)
-			// blocked is the page asking for what it may not.
-			if e.BlockedReason != "" {
-				p.mu.Lock()
-				p.problems = append(p.problems, fmt.Sprintf("a request was blocked (%s)", e.BlockedReason))
-				p.mu.Unlock()
-			}
-		case *cdplog.EventEntryAdded:
-			// The browser's own log: a content-security-policy violation
-			// lands here, not in the page's console.
-			if e.Entry != nil && e.Entry.Level == cdplog.EntryLevelError {
-				p.mu.Lock()
-				p.problems = append(p.problems, fmt.Sprintf("browser log (%s): %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
-				p.mu.Unlock()
-			}
-		}
-	}); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	setup := []chromedp.Action[chromedp.Void]{chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
-		return err
-	})}
-	if o.Lang != "" {
-		setup = append(setup, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": o.Lang}})
-			return err
-		}))
-	}
-	if o.Width > 0 {
-		setup = append(setup, viewport(o.Width, o.Height))
-	}
-	if err := chromedp.Do(bctx, setup...); err != nil {
+	p.listen()
+	if err := chromedp.Do(bctx, setup(o)...); err != nil {
 		t.Fatalf("setting chromium up: %v", err)
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.ID(ready))); err != nil {
+		t.Fatalf("loading %s: %v", pageURL, err)
+	}
+	return p
+}
+
+// listen collects what the browser reports: the requests, the blocked
+// ones, the browser's own errors and the page's console.
+func (p *Page) listen() {
+	console := chromedp.Console(p.Ctx)
+	if err := chromedp.Listen(p.Ctx, p.event); err != nil {
+		p.t.Fatalf("starting chromium: %v", err)
 	}
 	go func() {
 		for m, err := range console {
@@ -162,9 +136,7 @@ func open(t testing.TB, pageURL, origin, ready string, o Options) *Page {
 			}
 			switch {
 			case m.Type == chromedp.ConsoleError || m.IsException():
-				p.mu.Lock()
-				p.problems = append(p.problems, m.String())
-				p.mu.Unlock()
+				p.problem(m.String())
 			case m.Type == chromedp.ConsoleWarning:
 				// Reported, not a failure: a browser's own warnings vary by version.
 				p.mu.Lock()
@@ -173,10 +145,51 @@ func open(t testing.TB, pageURL, origin, ready string, o Options) *Page {
 			}
 		}
 	}()
-	if err := chromedp.Do(bctx, chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.ID(ready))); err != nil {
-		t.Fatalf("loading %s: %v", pageURL, err)
+}
+
+func (p *Page) problem(s string) {
+	p.mu.Lock()
+	p.problems = append(p.problems, s)
+	p.mu.Unlock()
+}
+
+func (p *Page) event(ev any) {
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		p.mu.Lock()
+		p.requests = append(p.requests, e.Request.URL)
+		p.mu.Unlock()
+	case *network.EventLoadingFailed:
+		// A request the page's security policy (or anything else)
+		// blocked is the page asking for what it may not.
+		if e.BlockedReason != "" {
+			p.problem(fmt.Sprintf("a request was blocked (%s)", e.BlockedReason))
+		}
+	case *cdplog.EventEntryAdded:
+		// The browser's own log: a content-security-policy violation
+		// lands here, not in the page's console.
+		if e.Entry != nil && e.Entry.Level == cdplog.EntryLevelError {
+			p.problem(fmt.Sprintf("browser log (%s): %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
+		}
 	}
-	return p
+}
+
+// setup is what sets the browser up as o says, its log listened to.
+func setup(o Options) []chromedp.Action[chromedp.Void] {
+	steps := []chromedp.Action[chromedp.Void]{chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
+		return err
+	})}
+	if o.Lang != "" {
+		steps = append(steps, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": o.Lang}})
+			return err
+		}))
+	}
+	if o.Width > 0 {
+		steps = append(steps, viewport(o.Width, o.Height))
+	}
+	return steps
 }
 
 // viewport sizes the window; under 600 CSS pixels wide, as a phone.
@@ -252,6 +265,17 @@ func Eval[T any](p *Page, expr string) T {
 	v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
 		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// Await evaluates a JavaScript expression whose value is a promise (a
+// fetch the page makes) and returns what it resolves to.
+func Await[T any](p *Page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("awaiting %s: %v", expr, err)
 	}
 	return v
 }

@@ -2,8 +2,8 @@
 // with: one self-contained HTML page (inline CSS, JavaScript and SVG,
 // nothing fetched from the network) on the scaffolding of
 // layout.html.tmpl and base.css, the win-rate curve and the latency
-// histograms. It knows no game: giretra/report and battleship/report add
-// their template, style and viewer script.
+// histograms. It knows no game: giretra/report, battleship/report and
+// othello/report add their template, style and viewer script.
 package htmlreport
 
 import (

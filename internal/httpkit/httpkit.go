@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -153,4 +154,33 @@ func Every(ctx context.Context, interval time.Duration, f func()) {
 			f()
 		}
 	}
+}
+
+// Serve serves hs on ln until ctx is done, then shuts it down: stopping
+// (nil: none) runs first (what must end before the connections do, such
+// as long polls), then hs stops taking requests and waits up to grace for
+// those in flight, then closes what is left. It returns the serving
+// error, or the shutdown's (a grace run out is not an error).
+func Serve(ctx context.Context, hs *http.Server, ln net.Listener, grace time.Duration, stopping func()) error {
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	if stopping != nil {
+		stopping()
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		_ = hs.Close()
+		err = nil
+	}
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return serr
+	}
+	return err
 }

@@ -457,7 +457,7 @@ func (h *Hub) act(logger *slog.Logger) http.HandlerFunc {
 			writeProblem(w, r, logger, problem.Malformedf(`an action is {"seq": the version it was decided on, "action": {…}}`))
 			return
 		}
-		viewer := Viewer{Seat: at.Seat, P: printerOf(r)}
+		viewer := Viewer{Seat: at.Seat, P: printerOf(r), Since: *a.Seq}
 		if err := at.Table.Act(viewer, *a.Seq, a.Action); err != nil {
 			writeProblem(w, r, logger, err)
 			return

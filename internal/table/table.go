@@ -61,6 +61,10 @@ func (s Seat) Watching() bool { return s < 0 }
 type Viewer struct {
 	Seat Seat
 	P    *i18n.Printer
+	// Since is the version of the view the page has drawn (-1: none). A
+	// table may leave out of a view a part that has not changed since
+	// (a view says which parts it left out): a page keeps what it drew.
+	Since int
 }
 
 // Table is one game in progress, kept by its game's package. Its methods
@@ -510,7 +514,7 @@ func (h *Hub) Wait(ctx context.Context, token string, after int, p *i18n.Printer
 		e.mu.Lock()
 		ch, at := e.changed, e.changedAt
 		e.mu.Unlock()
-		seq, v := e.table.View(Viewer{Seat: tk.seat, P: p})
+		seq, v := e.table.View(Viewer{Seat: tk.seat, P: p, Since: after})
 		if seq > after {
 			return seq, v, at, nil
 		}

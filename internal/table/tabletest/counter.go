@@ -76,7 +76,17 @@ func (c *Counter) Act(v table.Viewer, seq int, body []byte) error {
 func (c *Counter) Summary(*i18n.Printer) table.Summary {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return table.Summary{Title: "counter", Status: fmt.Sprint(c.total), Created: c.created, Over: c.total >= 100}
+	return table.Summary{Title: "counter", Status: fmt.Sprint(c.total), Created: c.created, Over: c.total >= 100, Review: c.total >= 100}
+}
+
+// Review implements table.Reviewer: a page once the game is over.
+func (c *Counter) Review() ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.total < 100 {
+		return nil, problem.New(problem.NotFound, "the review opens when the game is over")
+	}
+	return []byte(fmt.Sprintf("<!DOCTYPE html><title>review</title><p>total %d</p>", c.total)), nil
 }
 
 // Close implements table.Table.
