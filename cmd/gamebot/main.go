@@ -146,8 +146,8 @@ func runServer(ctx context.Context, cfg config, logger *slog.Logger, ready chan<
 	warmed := make(chan struct{})
 	go func() {
 		defer close(warmed)
-		search.Wins(151)
-		search.Wins(500)
+		search.WinTableFor(151)
+		search.WinTableFor(500)
 	}()
 	defer func() { <-warmed }()
 	ships := battleshipBot(cfg.battleshipMemory, logger)

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	giretrareferee "github.com/botarena/gamebot/giretra/referee"
+	giretraplayers "github.com/botarena/gamebot/giretra/players"
 
 	"github.com/botarena/gamebot/internal/httpkit"
 	"github.com/botarena/gamebot/internal/table"
@@ -196,7 +196,7 @@ func (c *playConfig) botsDirOf() (string, error) {
 		if !c.loopback {
 			return "", nil
 		}
-		return giretrareferee.FindBotsDir(), nil
+		return giretraplayers.FindBotsDir(), nil
 	}
 	st, err := os.Stat(c.bots)
 	if err != nil || !st.IsDir() {

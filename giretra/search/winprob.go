@@ -80,9 +80,6 @@ func WinTableFor(target int) *WinTable {
 	return t.(*WinTable)
 }
 
-// Wins is WinTableFor, under the name cmd/gamebot's warm-up calls it by.
-func Wins(target int) *WinTable { return WinTableFor(target) }
-
 // Resets add this much to the target when both teams reach it.
 const resetStep = 100
 

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
-	"github.com/botarena/gamebot/giretra/referee"
-	"github.com/botarena/gamebot/giretra/remote"
+	"github.com/botarena/gamebot/giretra/players"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
@@ -44,14 +43,14 @@ func Game() *tables.Game { return Config{}.Game() }
 // game is a Config made ready: its bots listed.
 type game struct {
 	cfg  Config
-	bots []referee.ExternalBot
+	bots []players.ExternalBot
 }
 
 // Game is Giretra's entry in gamebot play, its bots found as c says.
 func (c Config) Game() *tables.Game {
 	g := &game{cfg: c}
 	if c.BotsDir != "" {
-		g.bots = referee.NewRegistry(c.BotsDir, nil).External()
+		g.bots = players.NewRegistry(c.BotsDir, nil).External()
 	}
 	return &tables.Game{
 		Name:    "giretra",
@@ -82,7 +81,7 @@ type Choice struct {
 
 func (g *game) choices() any {
 	c := Choices{Agents: []Choice{}, Bots: []Choice{}}
-	for _, a := range referee.EngineAgents() {
+	for _, a := range players.EngineAgents() {
 		c.Agents = append(c.Agents, Choice{Name: a[1], Label: a[1] + " (" + a[0] + ")"})
 	}
 	for _, b := range g.bots {
@@ -288,7 +287,6 @@ func (g *game) New(ctx context.Context, options []byte, env tables.Env) (tables.
 				t.servers = append(t.servers, l)
 			}
 			st.inner = inner
-			st.remote, _ = inner.(*remote.Seat)
 		}
 		players[p] = st
 	}

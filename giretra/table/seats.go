@@ -157,12 +157,11 @@ func launchReason(err error) string {
 // bots when a person watches, keeps the table's model of the game up to
 // date with each decision, and says in the log why a bot failed.
 type seat struct {
-	t      *Table
-	pos    giretra.Position
-	inner  giretra.Player
-	kind   string
-	remote *remote.Seat  // the inner player, for a bot server (players.Seat finds it in inner)
-	w      *players.Seat // inner as watched runs it
+	t     *Table
+	pos   giretra.Position
+	inner giretra.Player
+	kind  string
+	w     *players.Seat // inner as watched runs it
 }
 
 // watched is the seat's player as players.Seat runs it, made on first

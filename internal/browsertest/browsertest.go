@@ -167,8 +167,10 @@ func (p *Page) event(ev any) {
 		}
 	case *cdplog.EventEntryAdded:
 		// The browser's own log: a content-security-policy violation
-		// lands here, not in the page's console.
-		if e.Entry != nil && e.Entry.Level == cdplog.EntryLevelError {
+		// lands here, not in the page's console. A request answered with
+		// an error status is logged too; the page reads those answers (a
+		// refused action, a table gone) and says why itself.
+		if e.Entry != nil && e.Entry.Level == cdplog.EntryLevelError && e.Entry.Source != cdplog.EntrySourceNetwork {
 			p.problem(fmt.Sprintf("browser log (%s): %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
 		}
 	}
