@@ -49,9 +49,9 @@ const (
 	dnMaxHyp     = 100_000
 )
 
-// dnQ is the weight of a hypothesised ship of length L with u unknown
+// unknownCellWeight is the weight of a hypothesised ship of length L with u unknown
 // cells (docs/battleship.md §6.4; rows 1 and 6 extend the original table).
-var dnQ = [battleship.MaxLen + 1][]float64{
+var unknownCellWeight = [battleship.MaxLen + 1][]float64{
 	1: {1},
 	2: {1, 1.0 / 16},
 	3: {1, 1.0 / 4, 1.0 / 32},
@@ -399,7 +399,7 @@ func (g *dnGame) weight(h []dnShip) float64 {
 			}
 			return true
 		})
-		p *= dnQ[s.l][min(u, int(s.l)-1)]
+		p *= unknownCellWeight[s.l][min(u, int(s.l)-1)]
 		for _, t := range h[i+1:] {
 			if g.touch(s, t) {
 				p *= dnTouchPrior * dnTouchPrior
