@@ -1,6 +1,9 @@
 package othello
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Mode is a FlipSight game mode.
 type Mode uint8
@@ -64,3 +67,19 @@ func (m Mode) PlayableSquares() int { return m.Squares() - len(m.Blocked()) }
 
 // MaxPlaced is the per-colour placement limit (classic Reversi only).
 const MaxPlaced = 32
+
+// ParseModes reads a comma-separated list of modes, or "all".
+func ParseModes(s string) ([]Mode, error) {
+	if s == "all" {
+		return Modes(), nil
+	}
+	var list []Mode
+	for _, name := range strings.Split(s, ",") {
+		m, err := ParseMode(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, m)
+	}
+	return list, nil
+}

@@ -1,18 +1,19 @@
-// Package match plays local two-leg FlipSight matches between two engines
-// (wire.Engine: in process, JSON-line or NBoard commands), the way the
-// FlipSight server and the official connector do: both legs from the same
-// random 12-disc position with colours swapped, played at the same time
-// (or, Config.Sequential, one after the other), a clock per leg per
-// colour, budget_ms from the clock, and adjudication when a leg is lost
-// on time (or, here, by an illegal answer).
+// Package match is Othello's referee. RunLeg is the one leg runner: it
+// asks each side (a wire.Engine: in process, a JSON-line or NBoard
+// command, or a person's page) for its move, passes too, with its clock
+// and budget_ms as FlipSight's connector does, adjudicates a leg lost on
+// time, by an illegal answer or by a failure, and tells a hook each move;
+// a Gate lets a browser table pace, pause and step it. Play is a local
+// two-leg FlipSight match on it: both legs from the same random 12-disc
+// position with colours swapped, at once (or, Config.Sequential, one
+// after the other). Campaign is othello-match: matches mode after mode,
+// their tally, a sequential test and the records.
 package match
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"time"
 
@@ -54,6 +55,9 @@ const (
 	FailTimeout = "timeout" // clock ran out or budget exceeded (engine killed)
 	FailIllegal = "illegal" // answered a move outside legal_moves
 	FailEngine  = "engine"  // crashed or answered garbage
+	// FailAbandoned: the leg was cut short (the match cancelled, the
+	// table closed); its result is its discs, without a winner.
+	FailAbandoned = "abandoned"
 )
 
 // Leg is the outcome of one leg.
@@ -108,8 +112,8 @@ func RandomOpening(mode othello.Mode, rng *rand.Rand) (*othello.State, []int) {
 }
 
 // Records are the match's legs as othello/record keeps them (the viewer
-// of othello/report reads them): names are A's and B's.
-func (r *Result) Records(cfg Config, names [2]string, started time.Time) [2]record.Leg {
+// of othello/report reads them): players are A and B.
+func (r *Result) Records(cfg Config, players [2]record.Player, started time.Time) [2]record.Leg {
 	var out [2]record.Leg
 	size := cfg.Mode.Size()
 	opening := make([]string, len(r.Opening))
@@ -123,34 +127,45 @@ func (r *Result) Records(cfg Config, names [2]string, started time.Time) [2]reco
 	for i, l := range r.Legs {
 		black := l.BlackParticipant
 		rec := record.Leg{Version: record.Version, Mode: cfg.Mode.String(), Start: start, Opening: opening,
-			Players: [2]record.Player{{Name: names[black], Kind: "engine"}, {Name: names[1-black], Kind: "engine"}},
+			Players: [2]record.Player{players[black], players[1-black]},
 			ClockMs: cfg.Clock.Milliseconds(), Match: fmt.Sprint(cfg.MatchID), LegNo: i, Started: started.UTC().Truncate(time.Millisecond),
 			Moves: l.Played}
-		res := record.Result{Black: l.Discs[0], White: l.Discs[1], Reason: record.ReasonEnd}
-		switch l.Failure {
-		case FailTimeout:
-			res.Reason = record.ReasonTimeout
-		case FailIllegal:
-			res.Reason = record.ReasonIllegal
-		case FailEngine:
-			res.Reason = record.ReasonFailed
-		}
-		a, b := l.Result[0], l.Result[1]
-		if cfg.Mode == othello.Anti {
-			a, b = b, a
-		}
-		switch {
-		case a > b:
-			res.Winner = "black"
-		case b > a:
-			res.Winner = "white"
-		default:
-			res.Winner = "draw"
-		}
+		res := l.Outcome(cfg.Mode)
 		rec.Result = &res
 		out[i] = rec
 	}
 	return out
+}
+
+// Outcome is the leg's result as a record keeps it: the discs on the
+// board, and the winner by the adjudicated result (in anti, the side
+// with fewer discs), no winner when it was abandoned.
+func (l *Leg) Outcome(mode othello.Mode) record.Result {
+	res := record.Result{Black: l.Discs[0], White: l.Discs[1], Reason: record.ReasonEnd}
+	switch l.Failure {
+	case FailTimeout:
+		res.Reason = record.ReasonTimeout
+	case FailIllegal:
+		res.Reason = record.ReasonIllegal
+	case FailEngine:
+		res.Reason = record.ReasonFailed
+	case FailAbandoned:
+		res.Reason, res.Winner = record.ReasonAbandoned, "draw"
+		return res
+	}
+	a, b := l.Result[0], l.Result[1]
+	if mode == othello.Anti {
+		a, b = b, a
+	}
+	switch {
+	case a > b:
+		res.Winner = "black"
+	case b > a:
+		res.Winner = "white"
+	default:
+		res.Winner = "draw"
+	}
+	return res
 }
 
 // maxScore is the adjudicated winner's score: the mode's playable squares.
@@ -201,103 +216,29 @@ func Play(ctx context.Context, cfg Config, start *othello.State, opening []int) 
 	return res
 }
 
+// playLeg plays leg of the match: A is black in leg 0 and white in leg 1,
+// each with its engine, its clock and its budget cap.
 func playLeg(ctx context.Context, cfg Config, s *othello.State, leg int) Leg {
-	l := Leg{BlackParticipant: leg} // leg 0: A is black; leg 1: B is black
-	engines := [2]wire.Engine{}     // by colour − 1
+	var sides [2]Side // by colour − 1
 	for c := range 2 {
 		participant := c
 		if leg == 1 {
 			participant = 1 - c
 		}
-		engines[c] = cfg.NewEngine(participant, leg)
+		sides[c] = Side{Engine: cfg.NewEngine(participant, leg), Clock: cfg.Clock, MaxThink: cfg.MaxThink}
+		if participant == 1 && cfg.ClockB > 0 {
+			sides[c].Clock = cfg.ClockB
+		}
+		if participant == 1 && cfg.MaxThinkB > 0 {
+			sides[c].MaxThink = cfg.MaxThinkB
+		}
 	}
 	defer func() {
-		for _, e := range engines {
-			_ = e.Close()
+		for _, sd := range sides {
+			_ = sd.Engine.Close()
 		}
 	}()
-	// Per colour: the clock and budget cap of the participant playing it.
-	clocks := [2]time.Duration{cfg.Clock, cfg.Clock}
-	caps := [2]time.Duration{cfg.MaxThink, cfg.MaxThink}
-	bColour := 1 // B's colour − 1: white in leg 0, black in leg 1
-	if leg == 1 {
-		bColour = 0
-	}
-	if cfg.ClockB > 0 {
-		clocks[bColour] = cfg.ClockB
-	}
-	if cfg.MaxThinkB > 0 {
-		caps[bColour] = cfg.MaxThinkB
-	}
-	revision := int64(0)
-	fail := func(color int, kind, detail string) Leg {
-		l.Failed, l.Failure, l.FailureDetail = color, kind, detail
-		b, w := s.Discs()
-		l.Discs = [2]int{b, w}
-		max := maxScore(cfg.Mode)
-		loser, winner := 0, max
-		if cfg.Mode == othello.Anti {
-			loser, winner = 64, 0
-		}
-		if color == othello.Black {
-			l.Result = [2]int{loser, winner}
-		} else {
-			l.Result = [2]int{winner, loser}
-		}
-		return l
-	}
-	for !s.Over() {
-		if ctx.Err() != nil {
-			return fail(s.Turn, FailEngine, "match cancelled")
-		}
-		c := s.Turn
-		legal := s.LegalMoves()
-		if legal == nil {
-			legal = []int{}
-		}
-		remaining := clocks[c-1]
-		budget := min(caps[c-1], remaining-750*time.Millisecond)
-		req := wire.NewRequest(s, remaining, budget, cfg.MatchID, leg, revision)
-		if budget <= 0 {
-			return fail(c, FailTimeout, fmt.Sprintf("clock %v below the connector's 750 ms margin", remaining))
-		}
-		t0 := time.Now()
-		ans, err := engines[c-1].Move(ctx, req, budget)
-		move := ans.Move
-		took := time.Since(t0)
-		clocks[c-1] -= took
-		if err == nil && (move == othello.Pass && len(legal) == 0 || slices.Contains(legal, move)) {
-			rem := max(clocks[c-1], 0).Milliseconds()
-			l.Played = append(l.Played, record.Move{Move: record.MoveName(move, s.Mode.Size()), Ms: took.Milliseconds(),
-				RemainingMs: &rem, Score: ans.Score, Depth: ans.Depth, Exact: ans.Exact})
-		}
-		l.Used[c-1] += took
-		l.MaxMove[c-1] = max(l.MaxMove[c-1], took)
-		switch {
-		case err != nil && errors.Is(err, wire.ErrEngine) && took >= budget:
-			return fail(c, FailTimeout, err.Error())
-		case err != nil:
-			return fail(c, FailEngine, err.Error())
-		case clocks[c-1] <= 0:
-			return fail(c, FailTimeout, fmt.Sprintf("clock ran out (answer took %v)", took))
-		}
-		if move == othello.Pass {
-			if len(legal) > 0 {
-				return fail(c, FailIllegal, fmt.Sprintf("passed with legal moves %v", legal))
-			}
-			_ = s.Play(othello.Pass)
-			l.Passes++
-		} else {
-			if !slices.Contains(legal, move) {
-				return fail(c, FailIllegal, fmt.Sprintf("move %d not in legal_moves %v", move, legal))
-			}
-			_ = s.Play(move)
-		}
-		l.Moves++
-		revision++
-	}
-	b, w := s.Discs()
-	l.Discs = [2]int{b, w}
-	l.Result = l.Discs
+	l := RunLeg(ctx, LegConfig{MatchID: cfg.MatchID, Leg: leg, Sides: sides}, s)
+	l.BlackParticipant = leg // leg 0: A is black; leg 1: B is black
 	return l
 }

@@ -8,11 +8,13 @@
 package report
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/botarena/gamebot/internal/htmlreport"
@@ -94,6 +96,15 @@ func Write(w io.Writer, legs []record.Leg, opt Options) error {
 		tool = "othello-match"
 	}
 	return htmlreport.WritePage(w, pageTemplate, pageCSS, pageJS, tool, r)
+}
+
+// WriteFile writes the page of the legs to the file name.
+func WriteFile(name string, legs []record.Leg, opt Options) error {
+	var b bytes.Buffer
+	if err := Write(&b, legs, opt); err != nil {
+		return err
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
 }
 
 // Build computes the page's content.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -135,3 +136,16 @@ func (n *Pondering) Close() error {
 	n.halt()
 	return nil
 }
+
+// Failed is an engine that could not start: every move fails with err
+// (an engine failure), so that whoever plays it adjudicates the leg as
+// any engine's failure.
+func Failed(err error) Engine { return failed{err} }
+
+type failed struct{ err error }
+
+func (f failed) Move(context.Context, *Request, time.Duration) (Answer, error) {
+	return Answer{}, fmt.Errorf("%w: %v", ErrEngine, f.err)
+}
+
+func (failed) Close() error { return nil }
