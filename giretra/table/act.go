@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/words"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
@@ -52,7 +53,7 @@ func (t *Table) Act(v tables.Viewer, seq int, body []byte) error {
 	if a.count() != 1 {
 		return problem.Malformedf("an action is exactly one of %s", actionForms)
 	}
-	r := reader{p: v.P, seat: int(v.Seat)}
+	r := reader{Words: words.Words{P: v.P}, seat: int(v.Seat)}
 	switch {
 	case a.Show != nil:
 		return t.show(v.Seat, *a.Show)
@@ -60,7 +61,7 @@ func (t *Table) Act(v tables.Viewer, seq int, body []byte) error {
 		return t.control(r, v.Seat, a.Control, a.Pace)
 	}
 	if v.Seat.Watching() {
-		return tables.NotYours("%s", r.t("err.watcher"))
+		return tables.NotYours("%s", r.T("err.watcher"))
 	}
 	t.mu.Lock()
 	if seq != t.seq {
@@ -86,7 +87,7 @@ func (t *Table) Act(v tables.Viewer, seq int, body []byte) error {
 func (t *Table) decideLocked(r reader, a *actionBody) (answer, error) {
 	p := t.pending
 	if p == nil || int(p.seat) != r.seat {
-		return answer{}, tables.Illegal([]string{}, "%s", r.t("err.notYours", t.waiting(r)))
+		return answer{}, tables.Illegal([]string{}, "%s", r.T("err.notYours", t.waiting(r)))
 	}
 	kind := decideCut
 	switch {
@@ -98,13 +99,13 @@ func (t *Table) decideLocked(r reader, a *actionBody) (answer, error) {
 		kind = decideNext
 	}
 	if kind != p.kind {
-		return answer{}, tables.Illegal(p.options(), "%s", r.t("err.otherKind", r.prompt(p.kind)))
+		return answer{}, tables.Illegal(p.options(), "%s", r.T("err.otherKind", r.prompt(p.kind)))
 	}
 	switch kind {
 	case decideCut:
 		c := giretra.Cut{Position: a.Cut.Position, FromTop: a.Cut.FromTop}
 		if !c.Valid() {
-			return answer{}, tables.Illegal(p.options(), "%s", r.t("err.cut", c.Position))
+			return answer{}, tables.Illegal(p.options(), "%s", r.T("err.cut", c.Position))
 		}
 		t.cutLocked(p.seat, c, false)
 		return answer{cut: c}, nil
@@ -116,7 +117,7 @@ func (t *Table) decideLocked(r reader, a *actionBody) (answer, error) {
 		}
 		chosen, ok := offered(giretra.Action{Type: typ, Mode: mode}, p.bids)
 		if !okT || !ok || typ != giretra.Accept && !okM {
-			return answer{}, tables.Illegal(p.options(), "%s", r.t("err.bid"))
+			return answer{}, tables.Illegal(p.options(), "%s", r.T("err.bid"))
 		}
 		chosen.Player = p.seat
 		t.bidLocked(chosen)
@@ -124,7 +125,7 @@ func (t *Table) decideLocked(r reader, a *actionBody) (answer, error) {
 	case decideCard:
 		c, ok := parseCard(*a.Card)
 		if !ok || !p.cards.Has(c) {
-			return answer{}, tables.Illegal(p.options(), "%s", r.t("err.card"))
+			return answer{}, tables.Illegal(p.options(), "%s", r.T("err.card"))
 		}
 		t.cardLocked(p.seat, c)
 		return answer{card: c}, nil
@@ -169,7 +170,7 @@ func (t *Table) control(r reader, seat tables.Seat, c string, pace *int) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.bots || seat != tables.Host {
-		return tables.NotYours("%s", r.t("err.controls"))
+		return tables.NotYours("%s", r.T("err.controls"))
 	}
 	switch c {
 	case "pause":

@@ -292,9 +292,9 @@ func (g *game) New(ctx context.Context, options []byte, env tables.Env) (tables.
 	}
 	t.sayLocked(func(r reader) string {
 		if s.seedShown || t.bots {
-			return r.t("log.startSeed", t.team(r, giretra.Team1), t.team(r, giretra.Team2), s.target, s.seed)
+			return r.T("log.startSeed", t.team(r, giretra.Team1), t.team(r, giretra.Team2), s.target, s.seed)
 		}
-		return r.t("log.start", t.team(r, giretra.Team1), t.team(r, giretra.Team2), s.target)
+		return r.T("log.start", t.team(r, giretra.Team1), t.team(r, giretra.Team2), s.target)
 	})
 	go t.run(ctx, players)
 	return t, seating, nil

@@ -184,9 +184,9 @@ var failLog = map[string]string{record.KindCut: "log.failed.cut", record.KindNeg
 func (s *seat) failed(f players.Failure) {
 	pos := s.pos
 	s.t.say(func(r reader) string {
-		msg := r.t(failLog[f.Kind], s.t.who(r, pos), f.Why)
+		msg := r.T(failLog[f.Kind], s.t.who(r, pos), f.Why)
 		if f.Dead {
-			msg += " " + r.t("log.dead", failLimit)
+			msg += " " + r.T("log.dead", failLimit)
 		}
 		return msg
 	})

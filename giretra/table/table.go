@@ -33,6 +33,7 @@ import (
 	"github.com/botarena/gamebot/giretra/bot"
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/report"
+	"github.com/botarena/gamebot/giretra/words"
 	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
@@ -162,10 +163,10 @@ func (t *Table) finish(ctx context.Context, res giretra.MatchResult, err error) 
 			t.failure = "the table was closed"
 		default:
 			t.failure = err.Error()
-			t.sayLocked(func(r reader) string { return r.t("log.stopped", err.Error()) })
+			t.sayLocked(func(r reader) string { return r.T("log.stopped", err.Error()) })
 		}
 		if recErr != nil {
-			t.sayLocked(func(r reader) string { return r.t("log.noRecord", recErr.Error()) })
+			t.sayLocked(func(r reader) string { return r.T("log.noRecord", recErr.Error()) })
 		}
 	})
 }
@@ -270,7 +271,7 @@ func (t *Table) onEvent(e *giretra.Event) {
 			d.bidding = giretra.NewBidding(d.dealer)
 			t.cur = d
 			t.sayLocked(func(r reader) string {
-				return r.t("log.deal", d.n, t.who(r, d.dealer), t.who(r, d.dealer.Previous()))
+				return r.T("log.deal", d.n, t.who(r, d.dealer), t.who(r, d.dealer.Previous()))
 			})
 		case giretra.NegotiationCompleted:
 			d := t.cur
@@ -286,7 +287,7 @@ func (t *Table) onEvent(e *giretra.Event) {
 			d.hands = d.full
 			d.hs = giretra.HandState{Mode: c.Mode, Current: giretra.NewTrick(d.dealer.Next())}
 			t.sayLocked(func(r reader) string {
-				return r.t("log.contract", r.contract(c), t.who(r, c.Announcer), t.who(r, d.dealer.Next()))
+				return r.T("log.contract", r.Contract(c), t.who(r, c.Announcer), t.who(r, d.dealer.Next()))
 			})
 		case giretra.DealEnded:
 			d := t.cur
@@ -301,7 +302,7 @@ func (t *Table) onEvent(e *giretra.Event) {
 			clear(t.shown) // every page details the deal just over
 			t.dealtAt = t.seq + 1
 			t.sayLocked(func(r reader) string {
-				return r.t("log.dealOver", d.n, t.dealResult(r, d), d.after[0], d.after[1])
+				return r.T("log.dealOver", d.n, t.dealResult(r, d), d.after[0], d.after[1])
 			})
 		}
 	})
@@ -319,7 +320,7 @@ func (t *Table) checkDeal(_ giretra.Position, hands [4]giretra.Set) {
 	t.update(func() {
 		if t.cur == nil || t.cur.full != hands {
 			t.failure = "internal error: the table's hands differ from the match's"
-			t.sayLocked(func(r reader) string { return r.t("log.mismatch") })
+			t.sayLocked(func(r reader) string { return r.T("log.mismatch") })
 		}
 	})
 }
@@ -362,9 +363,9 @@ func (t *Table) cutLocked(cutter giretra.Position, c giretra.Cut, fixed bool) {
 	}
 	t.ops = append(t.ops, func(w *record.Writer) { w.Cut(cutter, c, nil) })
 	if fixed {
-		t.sayLocked(func(r reader) string { return r.t("log.cutReplayed", r.cut(c)) })
+		t.sayLocked(func(r reader) string { return r.T("log.cutReplayed", r.Cut(c)) })
 	} else {
-		t.sayLocked(func(r reader) string { return r.t("log.cut", t.who(r, cutter), r.cut(c)) })
+		t.sayLocked(func(r reader) string { return r.T("log.cut", t.who(r, cutter), r.Cut(c)) })
 	}
 }
 
@@ -379,7 +380,7 @@ func (t *Table) bidLocked(a giretra.Action) {
 	_ = d.bidding.Apply(len(d.bids), a)
 	d.bids = append(d.bids, a)
 	t.ops = append(t.ops, func(w *record.Writer) { w.Bid(a) })
-	t.sayLocked(func(r reader) string { return r.t("log.bid", t.whoCap(r, a.Player), r.bid(a)) })
+	t.sayLocked(func(r reader) string { return r.T("log.bid", t.whoCap(r, a.Player), r.Bid(a)) })
 }
 
 // applyCard plays a card to the trick.
@@ -394,7 +395,7 @@ func (t *Table) cardLocked(p giretra.Position, c giretra.Card) {
 	}
 	d.hands[p] = d.hands[p].Without(c)
 	done := d.hs.Play(c)
-	t.sayLocked(func(r reader) string { return r.t("log.card", t.whoCap(r, p), r.card(c)) })
+	t.sayLocked(func(r reader) string { return r.T("log.card", t.whoCap(r, p), r.Card(c)) })
 	if done {
 		last := &d.hs.Completed[len(d.hs.Completed)-1]
 		w := last.Winner(d.hs.Mode)
@@ -403,7 +404,7 @@ func (t *Table) cardLocked(p giretra.Position, c giretra.Card) {
 		if n == 8 {
 			pts += 10
 		}
-		t.sayLocked(func(r reader) string { return r.t("log.trick", n, t.who(r, w), pts) })
+		t.sayLocked(func(r reader) string { return r.T("log.trick", n, t.who(r, w), pts) })
 	}
 }
 
@@ -482,19 +483,19 @@ func (t *Table) View(v tables.Viewer) (int, any) {
 func (t *Table) Summary(p *i18n.Printer) tables.Summary {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	r := reader{p: p, seat: int(t.creator)}
-	s := tables.Summary{Title: r.t("title", t.team(r, giretra.Team1), t.team(r, giretra.Team2)), Over: t.over, Created: t.created, Review: len(t.deals) > 0}
+	r := reader{Words: words.Words{P: p}, seat: int(t.creator)}
+	s := tables.Summary{Title: r.T("title", t.team(r, giretra.Team1), t.team(r, giretra.Team2)), Over: t.over, Created: t.created, Review: len(t.deals) > 0}
 	switch {
 	case t.over && t.failure != "":
-		s.Status = r.t("status.stopped", t.failure)
+		s.Status = r.T("status.stopped", t.failure)
 	case t.over:
 		s.Status = t.result(r)
 	case t.pending != nil && tables.Seat(t.pending.seat) == t.creator:
-		s.Status = r.t("status.yourTurn")
+		s.Status = r.T("status.yourTurn")
 	case t.cur != nil:
-		s.Status = r.t("status.deal", t.cur.n, t.match.Points[0], t.match.Points[1])
+		s.Status = r.T("status.deal", t.cur.n, t.match.Points[0], t.match.Points[1])
 	default:
-		s.Status = r.t("wait.starting")
+		s.Status = r.T("wait.starting")
 	}
 	return s
 }

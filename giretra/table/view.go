@@ -8,6 +8,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/words"
 	tables "github.com/botarena/gamebot/internal/table"
 )
 
@@ -191,7 +192,7 @@ func valuesOf(cv bot.CardValues) valuesView {
 
 // viewLocked builds the view of tv's seat, in tv's language.
 func (t *Table) viewLocked(tv tables.Viewer) *view {
-	r := reader{p: tv.P, seat: int(tv.Seat)}
+	r := reader{Words: words.Words{P: tv.P}, seat: int(tv.Seat)}
 	if tv.Seat.Watching() {
 		r.seat = -1
 	}
@@ -256,13 +257,13 @@ func (t *Table) seatsLocked(r reader, d *dealState) [4]seatView {
 	}
 	open := r.seat < 0 && (t.bots || t.over)
 	for p := range giretra.Position(4) {
-		sv := seatView{Seat: r.seatName(p), Name: t.name(r, p), Kind: t.specs[p].kind, Turn: turnOK && turn == p}
+		sv := seatView{Seat: r.Seat(p), Name: t.name(r, p), Kind: t.specs[p].kind, Turn: turnOK && turn == p}
 		if d != nil {
 			sv.Cards = d.hands[p].Count()
 			sv.Dealer = d.dealer == p
 			for _, a := range d.bids {
 				if a.Player == p {
-					sv.Bid = r.bid(a)
+					sv.Bid = r.Bid(a)
 				}
 			}
 			if int(p) == r.seat || open {
@@ -281,7 +282,7 @@ func (t *Table) seatsLocked(r reader, d *dealState) [4]seatView {
 
 // decisionLocked is the decision p asks the reader, with its options.
 func (t *Table) decisionLocked(r reader, p *decision, d *dealState) *decisionView {
-	dv := &decisionView{ID: t.asked, Kind: p.kind, Text: r.t("prompt.yourTurn", r.prompt(p.kind))}
+	dv := &decisionView{ID: t.asked, Kind: p.kind, Text: r.T("prompt.yourTurn", r.prompt(p.kind))}
 	switch p.kind {
 	case decideBid:
 		dv.Bids = bidOptions(r, p.bids)
@@ -306,28 +307,28 @@ func (t *Table) whyNot(r reader, d *dealState, offers []giretra.Action) []string
 		missing = true
 		switch {
 		case b.CurrentBid != giretra.NoMode && m <= b.CurrentBid:
-			below = append(below, r.mode(m))
+			below = append(below, r.Mode(m))
 		case m.IsColour() && b.TeamColour[me.Team()] != giretra.NoMode:
-			colours = append(colours, r.mode(m))
+			colours = append(colours, r.Mode(m))
 		}
 	}
 	var out []string
 	switch {
 	case !missing:
 	case b.Locked:
-		out = append(out, r.t("why.locked"))
+		out = append(out, r.T("why.locked"))
 	case acceptedSinceAnnounce(d.bids, me):
-		out = append(out, r.t("why.accepted"))
+		out = append(out, r.T("why.accepted"))
 	default:
 		if len(below) > 0 {
-			out = append(out, r.t("why.below", strings.Join(below, ", "), r.mode(b.CurrentBid)))
+			out = append(out, r.T("why.below", strings.Join(below, ", "), r.Mode(b.CurrentBid)))
 		}
 		if len(colours) > 0 {
-			out = append(out, r.t("why.colour", strings.Join(colours, ", "), r.mode(b.TeamColour[me.Team()])))
+			out = append(out, r.T("why.colour", strings.Join(colours, ", "), r.Mode(b.TeamColour[me.Team()])))
 		}
 	}
 	if b.CurrentBid == giretra.NoMode {
-		out = append(out, r.t("why.open"))
+		out = append(out, r.T("why.open"))
 	}
 	return out
 }
@@ -377,7 +378,7 @@ func (d *dealState) mode() giretra.Mode {
 func (t *Table) dealViewLocked(r reader, d *dealState) *dealView {
 	dv := &dealView{N: d.n, Dealer: int(d.dealer), Cutter: int(d.dealer.Previous()), Bids: bidLines(r, d.bids)}
 	if d.cut != nil {
-		dv.Cut = r.cut(d.cut.cut)
+		dv.Cut = r.Cut(d.cut.cut)
 	}
 	if d.contract != nil {
 		dv.Contract = contractViewOf(r, *d.contract)
@@ -405,7 +406,7 @@ func (t *Table) detailLocked(r reader, d *dealState) *detailView {
 		dv.Values = []valuesView{}
 	}
 	if d.cut != nil {
-		dv.Cut = r.t("detail.cut", t.who(r, d.cut.seat), r.cut(d.cut.cut))
+		dv.Cut = r.T("detail.cut", t.who(r, d.cut.seat), r.Cut(d.cut.cut))
 	}
 	for p := range 4 {
 		dv.Hands[p] = cardCodes(d.full[p], d.mode())
@@ -434,13 +435,13 @@ func trickViewOf(tr *giretra.Trick, m giretra.Mode, n int) *trickView {
 }
 
 func contractViewOf(r reader, c giretra.Contract) *contractView {
-	return &contractView{Mode: c.Mode.String(), Text: r.contract(c), Multiplier: c.Multiplier.String(), Announcer: int(c.Announcer), Team: int(c.AnnouncerTeam())}
+	return &contractView{Mode: c.Mode.String(), Text: r.Contract(c), Multiplier: c.Multiplier.String(), Announcer: int(c.Announcer), Team: int(c.AnnouncerTeam())}
 }
 
 func bidLines(r reader, bids []giretra.Action) []bidLine {
 	out := make([]bidLine, 0, len(bids))
 	for _, a := range bids {
-		l := bidLine{Seat: int(a.Player), Text: r.bid(a)}
+		l := bidLine{Seat: int(a.Player), Text: r.Bid(a)}
 		if a.Type != giretra.Accept {
 			l.Mode = a.Mode.String()
 		}
@@ -455,8 +456,8 @@ func bidOptions(r reader, valid []giretra.Action) []bidOption {
 	out := make([]bidOption, 0, len(valid))
 	for _, a := range valid {
 		o := bidOption{Type: a.Type.String()}
-		if r.p != nil {
-			o.Text = r.bid(a)
+		if r.P != nil {
+			o.Text = r.Bid(a)
 		}
 		if a.Type != giretra.Accept {
 			o.Mode = a.Mode.String()
