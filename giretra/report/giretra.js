@@ -1,8 +1,17 @@
 // The deal viewer: steps through one recorded deal, from the dealt hands
-// through each bid to each card played. DATA is the records' deals.
+// through each bid to each card played. DATA is the records' deals, TEXTS
+// the viewer's words in the page's language.
 (function () {
   "use strict";
-  var SEATS = ["Bottom", "Left", "Top", "Right"];
+  var TX = typeof TEXTS === "object" && TEXTS ? TEXTS : {};
+  // T is TEXTS[key] with its %d, %s and %[n]s filled with the arguments.
+  function T(key) {
+    var args = Array.prototype.slice.call(arguments, 1), i = 0;
+    return (key in TX ? TX[key] : key).replace(/%(?:\[(\d+)\])?[sdv%]/g, function (m, n) {
+      return m === "%%" ? "%" : String(args[n ? Number(n) - 1 : i++]);
+    });
+  }
+  var SEATS = [TX.seat0 || "Bottom", TX.seat1 || "Left", TX.seat2 || "Top", TX.seat3 || "Right"];
   var SUITS = "CDHS", RANKS = "789TJQKA", SYMBOLS = ["♣", "♦", "♥", "♠"];
   // Strength order within a suit: trump order (Colour trump suit, every
   // suit in AllTrumps) or plain order, strongest last.
@@ -60,7 +69,7 @@
       if (p === d.dealer) {
         var dl = document.createElement("span");
         dl.className = "dealer";
-        dl.textContent = " (dealer)";
+        dl.textContent = T("dealer");
         who.appendChild(dl);
       }
       var hand = el("hand-" + p);
@@ -91,10 +100,10 @@
         trick.appendChild(box);
       }
       info.textContent = n === 4
-        ? "Trick " + (trickNo + 1) + ": " + SEATS[t.winner] + " takes " + t.points
-        : "Trick " + (trickNo + 1) + ", " + SEATS[(t.leader + n) % 4] + " to play";
+        ? T("trickTakes", trickNo + 1, SEATS[t.winner], t.points)
+        : T("trickToPlay", trickNo + 1, SEATS[(t.leader + n) % 4]);
     } else if (fullHands) {
-      info.textContent = d.tricks.length ? SEATS[d.tricks[0].leader] + " leads" : "";
+      info.textContent = d.tricks.length ? T("leads", SEATS[d.tricks[0].leader]) : "";
     }
     // Bidding so far.
     var bids = el("bids");
@@ -105,14 +114,14 @@
       if (i === step - 1) { li.className = "now"; }
       bids.appendChild(li);
     });
-    el("contract").textContent = fullHands && d.contract ? "Contract: " + d.contract : "";
-    el("deal-info").textContent = "Deal " + d.n + ", score " + d.score[0] + "–" + d.score[1] + "; " + d.cut + ".";
-    el("result").textContent = step === last && d.result ? "Result: " + d.result : "";
-    var what = step === 0 ? "the first five cards dealt"
-      : step <= nb ? "bid " + step + " of " + nb
-      : step === nb + 1 ? "the last three cards dealt"
-      : "card " + cardsPlayed + " of " + (4 * d.tricks.length);
-    el("step-label").textContent = "step " + step + "/" + last + ": " + what;
+    el("contract").textContent = fullHands && d.contract ? T("contract", d.contract) : "";
+    el("deal-info").textContent = T("dealInfo", d.n, d.score[0], d.score[1], d.cut);
+    el("result").textContent = step === last && d.result ? T("result", d.result) : "";
+    var what = step === 0 ? T("stepFirst")
+      : step <= nb ? T("stepBid", step, nb)
+      : step === nb + 1 ? T("stepLast")
+      : T("stepCard", cardsPlayed, 4 * d.tricks.length);
+    el("step-label").textContent = T("step", step, last, what);
   }
 
   function fillDeals() {
@@ -121,7 +130,7 @@
     matches[state.m].deals.forEach(function (d, i) {
       var o = document.createElement("option");
       o.value = String(i);
-      o.textContent = "deal " + d.n + (d.contract ? " · " + d.contract : "");
+      o.textContent = T("dealOption", d.n) + (d.contract ? " · " + d.contract : "");
       sel.appendChild(o);
     });
     sel.value = String(state.d);
@@ -132,7 +141,7 @@
     if (!matches.length) {
       var p = document.createElement("p");
       p.className = "muted";
-      p.textContent = "No recorded deal to show.";
+      p.textContent = T("none");
       viewer.appendChild(p);
       el("next").disabled = el("prev").disabled = el("first").disabled = el("last").disabled = true;
       return;

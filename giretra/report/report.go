@@ -17,7 +17,9 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/record"
+	"github.com/botarena/gamebot/giretra/words"
 	"github.com/botarena/gamebot/internal/htmlreport"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -29,6 +31,12 @@ var giretraCSS string
 
 //go:embed giretra.js
 var giretraJS string
+
+//go:embed viewer.html.tmpl
+var viewerTemplate string
+
+//go:embed match.html.tmpl
+var matchTemplate string
 
 // Options shape a report.
 type Options struct {
@@ -81,7 +89,79 @@ func Write(w io.Writer, matches []*record.Match, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return htmlreport.WritePage(w, giretraTemplate, giretraCSS, giretraJS, "giretra-ref", r)
+	en := words.Words{P: i18n.For(i18n.EN)}
+	return htmlreport.Page{Template: giretraTemplate + viewerTemplate, CSS: giretraCSS, JS: giretraJS, Tool: "giretra-ref", P: en.P, Texts: viewerTexts(en)}.Write(w, r)
+}
+
+// MatchPage is the review of one match: what each deal was, and the deal
+// viewer, in one language.
+type MatchPage struct {
+	Title        string
+	Result       string
+	Team1, Team2 string
+	Deals        []MatchDeal
+	Viewer       template.JS
+}
+
+// MatchDeal is a deal's line in the review.
+type MatchDeal struct {
+	N                              int
+	Dealer, Contract, Outcome      string
+	CardPoints, MatchPoints, Score string
+}
+
+// WriteMatch writes the review of one match, in p's language (nil:
+// English): its result, a line a deal with its contract in words, and the
+// deal viewer. It reads as one match: no interval, no latency, no list of
+// matches.
+func WriteMatch(w io.Writer, m *record.Match, p *i18n.Printer) error {
+	say := words.Words{P: p}
+	team := func(t giretra.Team) string {
+		return playerName(say, m.Header.Players[t]) + " + " + playerName(say, m.Header.Players[t+2])
+	}
+	pg := MatchPage{Team1: team(giretra.Team1), Team2: team(giretra.Team2)}
+	pg.Title = say.T("review.title", pg.Team1, pg.Team2, m.Header.Target)
+	finished := 0
+	for _, d := range m.Deals {
+		line := MatchDeal{N: d.Deal, Dealer: say.Seat(giretra.Position(d.Dealer))}
+		if c := d.Contract; c != nil {
+			line.Contract = say.T("review.contractBy", say.Contract(giretra.Contract{Mode: giretra.Mode(c.Mode), Multiplier: giretra.Multiplier(c.Multiplier)}),
+				say.Seat(giretra.Position(c.Announcer)), playerName(say, m.Header.Players[c.Announcer]))
+		}
+		if r := d.Result; r != nil {
+			finished++
+			line.Outcome = say.T("viewer.failed")
+			if r.Made() {
+				line.Outcome = say.T("viewer.made")
+			}
+			if r.Sweep != nil {
+				line.Outcome += " · " + say.T("review.sweep")
+			}
+			line.CardPoints = fmt.Sprintf("%d–%d", r.CardPoints[0], r.CardPoints[1])
+			line.MatchPoints = fmt.Sprintf("%d–%d", r.MatchPoints[0], r.MatchPoints[1])
+			line.Score = fmt.Sprintf("%d–%d", r.Score[0], r.Score[1])
+		}
+		pg.Deals = append(pg.Deals, line)
+	}
+	switch e := m.End; {
+	case e != nil && e.Winner != nil:
+		wt := giretra.Team(*e.Winner)
+		pg.Result = say.T("review.won", team(wt), e.Score[wt], e.Score[wt.Other()])
+	case e != nil && e.Error != "":
+		pg.Result = say.T("review.stopped", e.Error)
+	default:
+		score := [2]int{}
+		if n := len(m.Deals); n > 0 && m.Deals[n-1].Result != nil {
+			score = m.Deals[n-1].Result.Score
+		}
+		pg.Result = say.T("review.inPlay", finished, score[0], score[1])
+	}
+	viewer, _, err := viewerData([]*record.Match{m}, 1, say)
+	if err != nil {
+		return err
+	}
+	pg.Viewer = viewer
+	return htmlreport.Page{Template: matchTemplate + viewerTemplate, CSS: giretraCSS, JS: giretraJS, Tool: "gamebot play", P: p, Texts: viewerTexts(say)}.Write(w, pg)
 }
 
 // Build computes the report.
@@ -157,7 +237,7 @@ func Build(matches []*record.Match, opt Options) (*Report, error) {
 	}
 	r.Curve = htmlreport.Curve(curve, "match")
 	r.Latency = latency(with)
-	viewer, omitted, err := viewerData(with, opt.ViewerMatches)
+	viewer, omitted, err := viewerData(with, opt.ViewerMatches, words.Words{P: i18n.For(i18n.EN)})
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +330,9 @@ type viewerTrick struct {
 	Points int            `json:"points"`
 }
 
-func viewerData(ms []*record.Match, limit int) (template.JS, int, error) {
+// viewerData is the deal viewer's data for ms (the first limit of them),
+// its texts in w's language.
+func viewerData(ms []*record.Match, limit int, w words.Words) (template.JS, int, error) {
 	if limit <= 0 {
 		limit = 50
 	}
@@ -258,39 +340,14 @@ func viewerData(ms []*record.Match, limit int) (template.JS, int, error) {
 	var out []viewerMatch
 	for _, m := range ms[:min(len(ms), limit)] {
 		vm := viewerMatch{N: m.Header.Match, Title: m.Describe(), Players: m.Header.Players}
+		for p, name := range vm.Players {
+			vm.Players[p] = playerName(w, name)
+		}
 		for _, d := range m.Deals {
 			if d.Cut == nil {
 				continue // stopped before the hands were dealt
 			}
-			vd := viewerDeal{N: d.Deal, Dealer: int(d.Dealer), Score: d.Score, Hands: d.Cut.Hands, Mode: -1, Bids: [][2]any{}, Tricks: []viewerTrick{}}
-			from := "bottom"
-			if d.Cut.FromTop {
-				from = "top"
-			}
-			vd.Cut = fmt.Sprintf("%s cut at %d from the %s", giretra.Position(d.Cut.Seat), d.Cut.Position, from)
-			for _, b := range d.Bids {
-				t := giretra.ActionType(b.Action).String()
-				if b.Mode != nil {
-					t += " " + giretra.Mode(*b.Mode).String()
-				}
-				vd.Bids = append(vd.Bids, [2]any{int(b.Seat), t})
-			}
-			if c := d.Contract; c != nil {
-				vd.Mode = int(c.Mode)
-				vd.Contract = fmt.Sprintf("%s %s by %s", giretra.Mode(c.Mode), giretra.Multiplier(c.Multiplier), giretra.Position(c.Announcer))
-			}
-			for _, t := range d.Tricks {
-				vd.Tricks = append(vd.Tricks, viewerTrick{Leader: int(t.Leader), Cards: t.Cards, Winner: int(t.Winner), Points: t.Points})
-			}
-			if r := d.Result; r != nil {
-				made := "failed"
-				if r.Made() {
-					made = "made"
-				}
-				vd.Result = fmt.Sprintf("card points %d–%d, contract %s; match points %d–%d; score %d–%d",
-					r.CardPoints[0], r.CardPoints[1], made, r.MatchPoints[0], r.MatchPoints[1], r.Score[0], r.Score[1])
-			}
-			vm.Deals = append(vm.Deals, vd)
+			vm.Deals = append(vm.Deals, viewerDealOf(d, w))
 		}
 		if len(vm.Deals) > 0 {
 			out = append(out, vm)
@@ -301,4 +358,54 @@ func viewerData(ms []*record.Match, limit int) (template.JS, int, error) {
 		return "", 0, err
 	}
 	return template.JS(b), omitted, nil
+}
+
+// viewerDealOf is one deal as the viewer steps through it.
+func viewerDealOf(d *record.Deal, w words.Words) viewerDeal {
+	vd := viewerDeal{N: d.Deal, Dealer: int(d.Dealer), Score: d.Score, Hands: d.Cut.Hands, Mode: -1, Bids: [][2]any{}, Tricks: []viewerTrick{}}
+	vd.Cut = w.T("viewer.cut", w.Seat(giretra.Position(d.Cut.Seat)), w.Cut(giretra.Cut{Position: d.Cut.Position, FromTop: d.Cut.FromTop}))
+	for _, b := range d.Bids {
+		a := giretra.Action{Type: giretra.ActionType(b.Action), Mode: giretra.NoMode}
+		if b.Mode != nil {
+			a.Mode = giretra.Mode(*b.Mode)
+		}
+		vd.Bids = append(vd.Bids, [2]any{int(b.Seat), w.Bid(a)})
+	}
+	if c := d.Contract; c != nil {
+		vd.Mode = int(c.Mode)
+		vd.Contract = w.T("viewer.contractBy", w.Contract(giretra.Contract{Mode: giretra.Mode(c.Mode), Multiplier: giretra.Multiplier(c.Multiplier)}), w.Seat(giretra.Position(c.Announcer)))
+	}
+	for _, t := range d.Tricks {
+		vd.Tricks = append(vd.Tricks, viewerTrick{Leader: int(t.Leader), Cards: t.Cards, Winner: int(t.Winner), Points: t.Points})
+	}
+	if r := d.Result; r != nil {
+		made := w.T("viewer.failed")
+		if r.Made() {
+			made = w.T("viewer.made")
+		}
+		vd.Result = w.T("viewer.result", r.CardPoints[0], r.CardPoints[1], made, r.MatchPoints[0], r.MatchPoints[1], r.Score[0], r.Score[1])
+	}
+	return vd
+}
+
+// playerName is a record's player name for people: the table's person
+// and guest are "You" and "Guest" in the record, and in the reader's
+// language on the page.
+func playerName(w words.Words, name string) string {
+	switch name {
+	case "You":
+		return w.T("who.You")
+	case "Guest":
+		return w.T("name.guest")
+	}
+	return name
+}
+
+// viewerTexts are the viewer script's texts (TEXTS), in w's language.
+func viewerTexts(w words.Words) map[string]string {
+	t := i18n.Catalogue(w.P.Lang(), words.Prefix+".viewer")
+	for _, p := range []giretra.Position{giretra.Bottom, giretra.Left, giretra.Top, giretra.Right} {
+		t["seat"+string(rune('0'+p))] = w.Seat(p)
+	}
+	return t
 }

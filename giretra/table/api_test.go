@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/report"
+	"github.com/botarena/gamebot/internal/browsertest"
 	tables "github.com/botarena/gamebot/internal/table"
 )
 
@@ -284,4 +286,45 @@ func TestReviewDuringMatch(t *testing.T) {
 	if !bytes.Contains(review, []byte("match 1")) {
 		t.Fatalf("the review: %.300s", review)
 	}
+}
+
+// TestReviewReadsAsOneMatch: the review of a table's match is the review
+// of one match, in the reader's language: its result, each deal's
+// contract in words, the deal viewer; no win-rate interval, no latency,
+// no list of matches.
+func TestReviewReadsAsOneMatch(t *testing.T) {
+	ts := newTestServer(t)
+	id := ts.create(t, `{"seats": ["you", "Eva", "bot", "Kialasoa"], "target": 60, "seed": 14, "pace": 0}`)
+	ts.play(t, id, simple, nil)
+	for lang, want := range map[string][]string{
+		"en": {`<html lang="en">`, "Deal viewer", "You &#43; gamebot", "announced by", "won"},
+		"fr": {`<html lang="fr">`, "Visionneuse de donnes", "Vous &#43; gamebot", "annoncé par", "gagne"},
+		"mg": {`<html lang="mg">`, "Mpijery fizarana", "Ianao &#43; gamebot", "nilazain"},
+	} {
+		req, _ := http.NewRequest("GET", ts.URL+"/play/tables/"+id+"/review", nil)
+		req.AddCookie(&http.Cookie{Name: "gamebot_lang", Value: lang})
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, w := range want {
+			if !bytes.Contains(page, []byte(w)) {
+				t.Errorf("%s: the review lacks %q", lang, w)
+			}
+		}
+		for _, not := range []string{"Wilson", "interval", "Latency", "'s team", "histogram", "ColourClubs", "Normal by"} {
+			if bytes.Contains(page, []byte(not)) {
+				t.Errorf("%s: the review of one match holds %q", lang, not)
+			}
+		}
+	}
+	// The viewer steps through a deal in the reader's language.
+	p := browsertest.OpenURLWith(t, ts.URL+"/play/tables/"+id+"/review", "next", browsertest.Options{Lang: "fr"})
+	p.Click("next")
+	if got := p.Text("step-label"); !strings.Contains(got, "étape 1/") || !strings.Contains(got, "enchère 1 sur") {
+		t.Errorf("the French viewer's step: %q", got)
+	}
+	p.Check()
 }

@@ -578,9 +578,10 @@ func (t *Table) Record() (string, []byte, error) {
 	return t.fileName(), b, err
 }
 
-// Review is giretra/report's page of the finished deals: the deal viewer
-// with every hand.
-func (t *Table) Review() ([]byte, error) {
+// Review is giretra/report's review of the match so far, in p's
+// language: the finished deals, each contract in words, and the deal
+// viewer with every hand.
+func (t *Table) Review(p *i18n.Printer) ([]byte, error) {
 	name, data, err := t.Record()
 	if err != nil {
 		return nil, err
@@ -594,7 +595,7 @@ func (t *Table) Review() ([]byte, error) {
 		return nil, problem.New(problem.NotFound, "no deal has finished yet: the review shows the finished deals")
 	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, []*record.Match{m}, report.Options{Title: "Giretra: " + m.Describe()}); err != nil {
+	if err := report.WriteMatch(&buf, m, p); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

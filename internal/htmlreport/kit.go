@@ -7,7 +7,8 @@
 package htmlreport
 
 import (
-	_ "embed"
+	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
@@ -45,17 +47,45 @@ type GameRow struct {
 	Result string // won, lost, stopped
 }
 
+//go:embed i18n
+var catalogues embed.FS
+
+func init() { i18n.Register("report", catalogues, "i18n") }
+
 // WritePage executes a page template, which uses layout.html.tmpl's
 // "head" and "foot", on data: a struct with a Title and a Viewer (the
 // viewer script's DATA). The page's style is base.css and css, its
-// script js; tool names the command that made it.
+// script js; tool names the command that made it. It speaks English.
 func WritePage(w io.Writer, page, css, js, tool string, data any) error {
-	funcs := template.FuncMap{
-		"pct":  func(f float64) float64 { return 100 * f },
-		"css":  func() template.CSS { return template.CSS(baseCSS + css) },
-		"js":   func() template.JS { return template.JS(js) },
-		"tool": func() string { return tool },
+	return Page{Template: page, CSS: css, JS: js, Tool: tool}.Write(w, data)
+}
+
+// Page is a report page: its template (using layout.html.tmpl's "head"
+// and "foot"), its style (after base.css) and script, the command named
+// as its maker, and its language: P's (nil: English), in which t writes
+// a catalogue's text and the script reads Texts as TEXTS.
+type Page struct {
+	Template, CSS, JS, Tool string
+	P                       *i18n.Printer
+	Texts                   map[string]string
+}
+
+// Write executes the page on data (a struct with a Title and a Viewer).
+func (pg Page) Write(w io.Writer, data any) error {
+	texts, err := json.Marshal(pg.Texts) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return err
 	}
+	funcs := template.FuncMap{
+		"pct":   func(f float64) float64 { return 100 * f },
+		"css":   func() template.CSS { return template.CSS(baseCSS + pg.CSS) },
+		"js":    func() template.JS { return template.JS(pg.JS) },
+		"tool":  func() string { return pg.Tool },
+		"lang":  func() string { return string(pg.P.Lang()) },
+		"t":     pg.P.T,
+		"texts": func() template.JS { return template.JS(texts) },
+	}
+	page := pg.Template
 	t, err := template.New("layout").Funcs(funcs).Parse(layoutTemplate)
 	if err == nil {
 		t, err = t.New("page").Parse(page)

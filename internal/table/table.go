@@ -101,9 +101,10 @@ type Place struct {
 }
 
 // Reviewer is a Table with a review page (the game's viewer of what was
-// played), written once the game, or a part of it, is over.
+// played), written once the game, or a part of it, is over, in p's
+// language.
 type Reviewer interface {
-	Review() (html []byte, err error)
+	Review(p *i18n.Printer) (html []byte, err error)
 }
 
 // Scripted is a Table that lists the actions a seat may send now, as

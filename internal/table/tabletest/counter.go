@@ -80,7 +80,7 @@ func (c *Counter) Summary(*i18n.Printer) table.Summary {
 }
 
 // Review implements table.Reviewer: a page once the game is over.
-func (c *Counter) Review() ([]byte, error) {
+func (c *Counter) Review(*i18n.Printer) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.total < 100 {
