@@ -163,6 +163,23 @@ type Event struct {
 	Result      *DealResult  // DealEnded
 }
 
+// Multiplier follows the deal's multiplier through the events told to a
+// seat: Normal when a deal starts, the contract's once its negotiation
+// completes, cur otherwise.
+func (e *Event) Multiplier(cur Multiplier) Multiplier {
+	switch e.Kind {
+	case DealStarted:
+		return Normal
+	case NegotiationCompleted:
+		if st, err := e.Negotiation.State(); err == nil {
+			if c, ok := st.Contract(); ok {
+				return c.Multiplier
+			}
+		}
+	}
+	return cur
+}
+
 // Player decides for one seat of one match. Implementations may keep state
 // between calls; views and events must not be modified or retained past the
 // call, except through copies.

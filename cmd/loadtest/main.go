@@ -84,11 +84,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if ctx.Err() != nil {
 		fmt.Fprintf(stdout, "interrupted: %d of %d scenarios run (the last one cut short)\n", len(results), len(scenarios))
 	}
-	if o.jsonOut != "" {
-		b, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(o.jsonOut, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
+	if err := saveJSON(o.jsonOut, results); err != nil {
+		return err
 	}
 	for _, r := range results {
 		if r.Errors > 0 {
@@ -99,6 +96,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	return nil
+}
+
+// saveJSON writes results as indented JSON to path ("": nowhere).
+func saveJSON(path string, results any) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(results, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // server runs the bot server's scenarios one after the other and prints

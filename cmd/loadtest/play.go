@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/botarena/gamebot/internal/loadgen"
 )
@@ -39,11 +38,8 @@ func play(ctx context.Context, o options, tables int, games []string, stdout io.
 			return fmt.Errorf("interrupted: %w", err)
 		}
 	}
-	if o.jsonOut != "" {
-		b, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(o.jsonOut, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
+	if err := saveJSON(o.jsonOut, results); err != nil {
+		return err
 	}
 	for _, r := range results {
 		if r.Errors > 0 {

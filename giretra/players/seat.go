@@ -265,16 +265,7 @@ func (s *Seat) ChooseCard(ctx context.Context, v *giretra.PlayView) (giretra.Car
 // recorded and told to Notified; one an in-process player gets is timed
 // and told. A seat the fallback plays is told nothing.
 func (s *Seat) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
-	switch e.Kind {
-	case giretra.DealStarted:
-		s.mul = giretra.Normal
-	case giretra.NegotiationCompleted:
-		if st, err := e.Negotiation.State(); err == nil {
-			if c, ok := st.Contract(); ok {
-				s.mul = c.Multiplier
-			}
-		}
-	}
+	s.mul = e.Multiplier(s.mul)
 	if s.dead {
 		return nil
 	}

@@ -286,16 +286,7 @@ func (s *Seat) WillSend(k giretra.EventKind) bool {
 // Notify posts enabled notifications; every seat sees every event
 // in-process, so the seat keeps the deal's multiplier for the seed dialect.
 func (s *Seat) Notify(ctx context.Context, seat giretra.Position, e *giretra.Event) error {
-	switch e.Kind {
-	case giretra.DealStarted:
-		s.mul = giretra.Normal
-	case giretra.NegotiationCompleted:
-		if st, err := e.Negotiation.State(); err == nil {
-			if c, ok := st.Contract(); ok {
-				s.mul = c.Multiplier
-			}
-		}
-	}
+	s.mul = e.Multiplier(s.mul)
 	if !s.WillSend(e.Kind) {
 		return nil
 	}
