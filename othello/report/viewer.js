@@ -33,7 +33,7 @@
     ol.textContent = "";
     g.moves.forEach(function (m, i) {
       var li = document.createElement("li");
-      li.textContent = m + (g.evals[i] ? " (" + fmt(g.evals[i]) + ")" : "");
+      li.textContent = (i + 1) + ". " + m + (g.evals[i] ? " (" + fmt(g.evals[i]) + ")" : "");
       li.className = g.movers[i] === 1 ? "black" : "white";
       li.title = (g.movers[i] === 1 ? "black" : "white") + ", " + g.ms[i] + " ms";
       li.addEventListener("click", function () { st.i = i + 1; render(); });
@@ -83,7 +83,9 @@
     s.textContent = "";
     var lim = g.size * g.size, maxD = 1;
     g.evals.forEach(function (e) { if (e) { lim = Math.max(Math.min(lim, 64), 8); maxD = Math.max(maxD, e.depth); } });
-    var top = 20, mid = 130, bot = 230;
+    // The score runs from top (+lim) to mid + (mid − top) (−lim), its
+    // labels 4 px below their lines: both inside the 240 px box.
+    var top = 16, mid = 118, bot = 230;
     var py = function (v) { return mid - (mid - top) * Math.max(-1, Math.min(1, v / lim)); };
     s.appendChild(svg("line", { class: "zero", x1: P, x2: W - P, y1: mid, y2: mid }));
     [lim, -lim].forEach(function (v) {

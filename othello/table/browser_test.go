@@ -9,27 +9,39 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/internal/browsertest"
+	"github.com/botarena/gamebot/internal/table/tabletest"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/chromedp/chromedp/kb"
 )
 
+// The two windows the pages are checked at: a laptop's and a phone's.
+var (
+	laptop = browsertest.Options{Width: 1366, Height: 768}
+	phone  = browsertest.Options{Width: 390, Height: 844}
+)
+
 // TestPlayInBrowser plays a whole leg of each mode through the page as a
-// person does: the setup form, then moves by a click on a marked square,
-// by the arrow keys and Enter, and typed; it reloads the page mid-game
-// (the game resumes where it was) and sends a stale and an illegal move,
-// which change nothing.
+// person does, at a laptop's and at a phone's size: the setup form, then
+// moves by a click on a marked square, by the arrow keys and Enter, and
+// typed; it reloads the page mid-game (the game resumes where it was) and
+// sends a stale and an illegal move, which change nothing. The result,
+// "play again" and the review's link are then in the first view.
 func TestPlayInBrowser(t *testing.T) {
 	_, c := newHub(t, t.TempDir())
-	for _, tc := range []struct{ mode, start, colour string }{
+	for i, tc := range []struct{ mode, start, colour string }{
 		{"std", "xot", "black"}, {"anti", "initial", "white"}, {"grand", "random", "black"}, {"octagon", "initial", "white"}, {"reversi", "random", "black"},
 	} {
-		t.Run(tc.mode, func(t *testing.T) { playInBrowser(t, c, tc.mode, tc.start, tc.colour) })
+		o := []browsertest.Options{laptop, phone}[i%2]
+		t.Run(tc.mode, func(t *testing.T) { playInBrowser(t, c, o, tc.mode, tc.start, tc.colour) })
 	}
 }
 
-func playInBrowser(t *testing.T, c client, mode, start, colour string) {
-	p := browsertest.OpenURL(t, c.srv.URL+"/play/othello", "setup-form")
+func playInBrowser(t *testing.T, c client, o browsertest.Options, mode, start, colour string) {
+	p := browsertest.OpenURLWith(t, c.srv.URL+"/play/othello", "setup-form", o)
+	if p.Shown("#watch-opts") || !p.Shown("#play-opts") {
+		t.Fatal("the setup form shows the engines of a watched match to a person who plays")
+	}
 	for id, v := range map[string]string{"mode": mode, "start": start, "colour": colour, "opponent": "gamebot-1"} {
 		if err := p.Select(id, v); err != nil {
 			t.Fatal(err)
@@ -45,6 +57,36 @@ func playInBrowser(t *testing.T, c client, mode, start, colour string) {
 	if id == "" {
 		t.Fatalf("the page's address names no table: %s", p.Location())
 	}
+	if got := p.TextOf("#game"); !strings.HasPrefix(got, mode+" — ") {
+		t.Fatalf("the table names its game %q", got)
+	}
+	if !p.Shown("#move-form") || p.Shown("#watch-controls") || p.Shown("#over") {
+		t.Fatal("playing, the page shows controls that do not act")
+	}
+	playLeg(t, c, p, id, mode)
+	if got := p.TextOf("#over"); !strings.Contains(got, "–") {
+		t.Fatalf("the end: %q", got)
+	}
+	for _, sel := range []string{"#result", "#again-btn", "#review-link"} {
+		if !p.InViewport(sel) {
+			t.Errorf("%dx%d: %s is not in the first view", o.Width, o.Height, sel)
+		}
+	}
+	if p.Shown("#move-form") {
+		t.Error("the move form outlives the game")
+	}
+	code, b := c.do("GET", "/play/tables/"+id+"/record", "")
+	legs, err := record.Read(strings.NewReader(string(b)))
+	if code != 200 || err != nil || len(legs) != 1 || legs[0].Mode != mode || legs[0].Result == nil {
+		t.Fatalf("record: %d %v", code, err)
+	}
+	p.ClickOn("#review-link")
+	p.Wait("#board")
+	p.Check()
+}
+
+// playLeg plays the person's moves on the page until the leg is over.
+func playLeg(t *testing.T, c client, p *browsertest.Page, id, mode string) {
 	size := 8
 	if mode == "grand" || mode == "octagon" {
 		size = 10
@@ -53,7 +95,7 @@ func playInBrowser(t *testing.T, c client, mode, start, colour string) {
 	for moves := 0; ; moves++ {
 		p.Wait(ready)
 		if p.Attr("body", "data-over") == "1" {
-			break
+			return
 		}
 		seq := p.Attr("body", "data-seq")
 		sq := p.Attr(".board button.sq.legal", "data-sq")
@@ -85,17 +127,6 @@ func playInBrowser(t *testing.T, c client, mode, start, colour string) {
 		}
 		p.Wait(`body:not([data-seq="` + seq + `"])`)
 	}
-	if got := p.TextOf("#over"); !strings.Contains(got, "–") {
-		t.Fatalf("the end: %q", got)
-	}
-	code, b := c.do("GET", "/play/tables/"+id+"/record", "")
-	legs, err := record.Read(strings.NewReader(string(b)))
-	if code != 200 || err != nil || len(legs) != 1 || legs[0].Mode != mode || legs[0].Result == nil {
-		t.Fatalf("record: %d %v", code, err)
-	}
-	p.ClickOn("#review-link")
-	p.Wait("#board")
-	p.Check()
 }
 
 // staleAndIllegal sends a move on an old version and a move the rules
@@ -140,11 +171,16 @@ func contains(l []string, s string) bool {
 }
 
 // TestWatchInBrowser: a watched match on two boards, paused, stepped and
-// resumed from the page's buttons, to its end.
+// resumed from the page's buttons and keys, to its end; its controls are
+// the creator's alone (a watcher's page shows none), and the result is in
+// the first view.
 func TestWatchInBrowser(t *testing.T) {
 	_, c := newHub(t, "")
-	p := browsertest.OpenURL(t, c.srv.URL+"/play/othello", "setup-form")
+	p := browsertest.OpenURLWith(t, c.srv.URL+"/play/othello", "setup-form", laptop)
 	p.ClickOn("#watch")
+	if !p.Shown("#watch-opts") || p.Shown("#play-opts") {
+		t.Fatal("watching, the setup form shows a player's colour and opponent, or not the engines")
+	}
 	for id, v := range map[string]string{"mode": "std", "start": "random", "engine-a": "gamebot-1", "engine-b": "first", "pace": "50"} {
 		if err := p.Select(id, v); err != nil {
 			t.Fatal(err)
@@ -152,8 +188,18 @@ func TestWatchInBrowser(t *testing.T) {
 	}
 	p.ClickOn("#start-button")
 	p.Wait("#board-1")
-	p.ClickOn("#pause")
-	p.Wait(`#pause:not([disabled])`)
+	if !p.Shown("#watch-controls") || p.Shown("#move-form") {
+		t.Fatal("the creator of a watched match: no controls, or a move form")
+	}
+	watchURL := browsertest.Eval[string](p, `(() => { const i = document.querySelector('#invite input[data-k="watch-link"]'); return i ? i.value : ""; })()`)
+	if watchURL == "" {
+		t.Fatal("the creator is given no link to pass on")
+	}
+	w := browsertest.OpenURLWith(t, watchURL, "board-1", phone)
+	if w.Shown("#watch-controls") || w.Shown("#move-form") || w.Shown("#invite") {
+		t.Fatal("a watcher's page shows controls")
+	}
+	p.Press("p") // pause
 	p.Wait(`#step:not([disabled])`)
 	// Paused, the boards do not change (a move found after the pause is
 	// held); a step is one move: one disc more on the two boards.
@@ -169,5 +215,80 @@ func TestWatchInBrowser(t *testing.T) {
 	if n, _ := strconv.Atoi(p.Attr("body", "data-seq")); n < 60 {
 		t.Fatalf("a whole match in %d versions", n)
 	}
+	if !p.InViewport("#result") || !p.InViewport("#again-btn") || !p.InViewport("#review-link") || p.Shown("#watch-controls") {
+		t.Fatal("over: the result and its buttons are not in the first view, or the controls stay")
+	}
+	w.Wait(`body[data-over="1"]`)
+	if !w.InViewport("#result") || w.Shown("#again-btn") {
+		t.Fatal("a watcher at the end: the result is not in the first view, or the next game is offered")
+	}
 	p.Check()
+	w.Check()
+}
+
+// TestKeysHelp: ? shows the keys and hides them again.
+func TestKeysHelp(t *testing.T) {
+	_, c := newHub(t, "")
+	p := browsertest.OpenURLWith(t, c.srv.URL+"/play/othello", "setup-form", phone)
+	p.Press("?")
+	p.Wait("#help:not([hidden])")
+	if !p.InViewport("#help h2") {
+		t.Fatal("the keys help is not in view")
+	}
+	p.Press("?")
+	p.WaitUntil(`document.querySelector("#help").hidden`)
+	p.Check()
+}
+
+// TestFriendInBrowser: the creator keeps black for a friend, whose link
+// the page shows to pass on; on that link the friend plays black and the
+// creator white, each page showing its own moves only, until the end.
+func TestFriendInBrowser(t *testing.T) {
+	_, c := newHub(t, "")
+	host := browsertest.OpenURLWith(t, c.srv.URL+"/play/othello", "setup-form", laptop)
+	for id, v := range map[string]string{"mode": "std", "start": "random", "colour": "white", "opponent": "person"} {
+		if err := host.Select(id, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	host.ClickOn("#start-button")
+	host.Wait("#board-0")
+	link := browsertest.Eval[string](host, `document.querySelector('#invite input[data-k="seat-link-0"]').value`)
+	friend := browsertest.OpenURLWith(t, link, "board-0", phone)
+	pages := map[string]*browsertest.Page{"black": friend, "white": host}
+	for moves := 0; moves < 200; moves++ {
+		friend.Wait(`.board[data-turn], body[data-over="1"]`)
+		if friend.Attr("body", "data-over") == "1" {
+			break
+		}
+		turn := friend.Attr("#board-0", "data-turn")
+		if turn == "" { // over: the view that says so is on its way
+			continue
+		}
+		mover, other := pages[turn], pages[map[string]string{"black": "white", "white": "black"}[turn]]
+		mover.Wait(`body[data-turn="you"], body[data-over="1"]`)
+		if mover.Attr("body", "data-over") == "1" {
+			break
+		}
+		if other.Count(".board button.sq.legal") != 0 {
+			t.Fatalf("move %d: %s's page offers moves on the other's turn", moves, turn)
+		}
+		seq := mover.Attr("body", "data-seq")
+		mover.ClickOn(".board button.sq.legal")
+		mover.Wait(`body:not([data-seq="` + seq + `"])`)
+	}
+	for _, p := range []*browsertest.Page{host, friend} {
+		p.Wait(`body[data-over="1"]`)
+		if !p.InViewport("#result") || p.Shown("#move-form") {
+			t.Fatal("the end is not at the top of a player's page")
+		}
+	}
+	if host.Shown("#again-btn") != true || friend.Shown("#again-btn") {
+		t.Fatal("play again is the creator's")
+	}
+	if tabletest.Token(link) == "" {
+		t.Fatal("the friend's link holds no token")
+	}
+	host.Check()
+	friend.Check()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/botarena/gamebot/internal/table"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/jsonline"
+	"github.com/botarena/gamebot/othello/players"
 	"github.com/botarena/gamebot/othello/record"
 )
 
@@ -37,10 +38,10 @@ func TestParseEngine(t *testing.T) {
 		}
 	}
 	e, err := ParseEngine("ntest=nboard:/opt/ntest/ntest x")
-	if err != nil || e.ID != "ntest" || e.Kind != "nboard" {
+	if err != nil || e.ID != "ntest" || e.Player.Kind != players.KindNBoard || e.Player.Dir != "/opt/ntest" {
 		t.Fatalf("%+v %v", e, err)
 	}
-	if _, err := e.New(othello.Grand, false); err == nil || !strings.Contains(err.Error(), "std only") {
+	if _, err := e.Player.Start(players.Leg{Mode: othello.Grand}); err == nil || !strings.Contains(err.Error(), "std only") {
 		t.Fatalf("an NBoard engine at grand: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 // The Othello table: draws the view the server sends (boards, clocks,
-// the squares the person may play) and sends the person's moves. The
-// server's rules decide; the page only marks what the view offers.
+// the squares the person may play, the controls the view offers) and
+// sends the person's moves. The server's rules decide; the page only
+// marks what the view offers.
 "use strict";
 (() => {
   const { el, $ } = Kit;
@@ -19,7 +20,11 @@
   syncSetup();
   setup.addEventListener("submit", (e) => {
     e.preventDefault();
-    Kit.create(Kit.form(setup));
+    const o = Kit.form(setup);
+    // Only the fields of the table chosen: the engines A and B belong to
+    // a watched match, the colour and the opponent to a game one plays.
+    for (const k of o.table === "watch" ? ["colour", "opponent"] : ["a", "b"]) delete o[k];
+    Kit.create(o);
   });
 
   const sqName = (sq, n) => String.fromCharCode(97 + (sq % n)) + (Math.floor(sq / n) + 1);
@@ -49,10 +54,10 @@
         }));
       }
       box.append(el("div", { class: "leg", id: "leg-" + li },
-        el("h2", {}, leg.title),
+        el("h2", { id: "title-" + li }, leg.title),
         el("div", { class: "players" }, el("span", { id: `p-${li}-1` }), el("span", { id: `p-${li}-2` })),
-        board,
-        el("p", { class: "pass", id: `pass-${li}`, "aria-live": "off" })));
+        el("p", { class: "pass", id: `pass-${li}`, hidden: true }),
+        board));
     });
     built = v.legs.length + "x" + v.size;
   }
@@ -71,19 +76,46 @@
   // Arrow keys move the focus over the board, Enter or Space plays there.
   function keys(e, li, sq, n) {
     const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -n, ArrowDown: n }[e.key];
-    if (d !== undefined) {
-      e.preventDefault();
-      const to = sq + d;
-      if (to < 0 || to >= n * n || (Math.abs(d) === 1 && Math.floor(to / n) !== Math.floor(sq / n))) return;
-      focus = to;
-      const b = $(`#sq-${li}-${sqName(to, n)}`);
-      if (b) { roving(li); b.focus(); }
-    }
+    if (d === undefined) return;
+    e.preventDefault();
+    const to = sq + d;
+    if (to < 0 || to >= n * n || (Math.abs(d) === 1 && Math.floor(to / n) !== Math.floor(sq / n))) return;
+    focus = to;
+    const b = $(`#sq-${li}-${sqName(to, n)}`);
+    if (b) { roving(li); b.focus(); }
   }
   function roving(li) {
     document.querySelectorAll(".board button.sq").forEach((b) => {
       b.tabIndex = Number(b.dataset.leg) === li && b.id === `sq-${li}-${sqName(focus, lastView.size)}` ? 0 : -1;
     });
+  }
+
+  function drawLeg(v, leg, li) {
+    const board = $("#board-" + li);
+    const legal = new Set(leg.legal || []);
+    for (const b of board.querySelectorAll("button.sq")) {
+      const c = leg.cells[Number(b.dataset.i)];
+      let cls = "sq", what = "empty";
+      if (c === "x") { cls += " x"; what = "black"; } else if (c === "o") { cls += " o"; what = "white"; } else if (c === "#") { cls += " blocked"; what = "blocked"; }
+      if (b.dataset.sq === leg.last) cls += " last";
+      if (legal.has(b.dataset.sq)) { cls += " legal"; what += ", your move"; }
+      b.className = cls;
+      b.setAttribute("aria-label", `${b.dataset.sq}: ${what}${b.dataset.sq === leg.last ? ", last move" : ""}`);
+    }
+    for (const c of [1, 2]) {
+      const p = leg.players[c - 1];
+      const span = $(`#p-${li}-${c}`);
+      span.className = leg.turn === c && !leg.over ? "turn" : "";
+      span.textContent = `${c === 1 ? "●" : "○"} ${p.name} · ${p.discs}` + (p.clock_ms !== null ? " · " : "");
+      if (p.clock_ms !== null) span.append(el("span", { class: "clock", id: `clock-${li}-${c}`, dataset: { ms: p.clock_ms, running: p.running ? "1" : "" } }, clockText(p.clock_ms)));
+    }
+    $("#title-" + li).textContent = leg.title;
+    const pass = $("#pass-" + li);
+    pass.textContent = leg.pass || "";
+    pass.hidden = !leg.pass;
+    board.dataset.turn = colourName(leg.turn);
+    board.dataset.over = leg.over ? "1" : "";
+    return legal.size > 0;
   }
 
   function render(v) {
@@ -92,48 +124,23 @@
     document.body.dataset.mode = v.mode;
     if (built !== v.legs.length + "x" + v.size) build(v);
     let mine = -1;
-    v.legs.forEach((leg, li) => {
-      const board = $("#board-" + li);
-      const legal = new Set(leg.legal || []);
-      if (legal.size) mine = li;
-      for (const b of board.querySelectorAll("button.sq")) {
-        const c = leg.cells[Number(b.dataset.i)];
-        let cls = "sq";
-        let what = "empty";
-        if (c === "x") { cls += " x"; what = "black"; } else if (c === "o") { cls += " o"; what = "white"; } else if (c === "#") { cls += " blocked"; what = "blocked"; }
-        if (b.dataset.sq === leg.last) cls += " last";
-        if (legal.has(b.dataset.sq)) { cls += " legal"; what += ", your move"; }
-        b.className = cls;
-        b.setAttribute("aria-label", `${b.dataset.sq}: ${what}${b.dataset.sq === leg.last ? ", last move" : ""}`);
-        b.disabled = false;
-      }
-      for (const c of [1, 2]) {
-        const p = leg.players[c - 1];
-        const span = $(`#p-${li}-${c}`);
-        span.className = leg.turn === c && !leg.over ? "turn" : "";
-        span.textContent = `${c === 1 ? "●" : "○"} ${p.name} · ${p.discs}` + (p.clock_ms !== null ? " · " : "");
-        if (p.clock_ms !== null) span.append(el("span", { class: "clock", id: `clock-${li}-${c}`, dataset: { ms: p.clock_ms, running: p.running ? "1" : "" } }, clockText(p.clock_ms)));
-      }
-      $("#pass-" + li).textContent = leg.pass || "";
-      board.dataset.turn = colourName(leg.turn);
-      board.dataset.over = leg.over ? "1" : "";
-    });
+    v.legs.forEach((leg, li) => { if (drawLeg(v, leg, li)) mine = li; });
     document.body.dataset.turn = mine >= 0 ? "you" : v.over ? "over" : "wait";
-    if (mine >= 0) {
-      const b = $(`#sq-${mine}-${sqName(focus, v.size)}`);
-      if (b) roving(mine);
-    }
+    if (mine >= 0 && $(`#sq-${mine}-${sqName(focus, v.size)}`)) roving(mine);
+    $("#game").textContent = v.game || "";
     $("#headline").textContent = v.headline || "";
-    $("#move-form").hidden = v.watch;
-    $("#watch-controls").hidden = !v.watch;
-    if (v.watch) {
-      $("#pause").textContent = v.paused ? "Resume" : "Pause";
+    // Each control only where it acts: the move form for the person who
+    // plays, pause, step and speed for whoever set the watched match up.
+    $("#move-form").hidden = !v.play;
+    $("#watch-controls").hidden = !v.controls;
+    if (v.controls) {
+      $("#pause").textContent = v.paused ? "Resume (P)" : "Pause (P)";
       $("#step").disabled = !v.paused;
       if (document.activeElement !== $("#speed")) $("#speed").value = String(v.speed);
     }
-    const over = $("#over");
-    over.hidden = !v.over;
-    over.textContent = v.over ? v.result : "";
+    $("#over").hidden = !v.over;
+    $("#result").textContent = v.over ? v.result : "";
+    $("#again-btn").hidden = !v.again;
     document.body.dataset.over = v.over ? "1" : "";
   }
 
@@ -150,9 +157,42 @@
     if (!t) return;
     Kit.act({ move: t }).then((ok) => { if (ok) $("#move-input").value = ""; });
   });
-  $("#pause").addEventListener("click", () => Kit.act({ control: lastView && lastView.paused ? "resume" : "pause" }));
-  $("#step").addEventListener("click", () => Kit.act({ control: "step" }));
+  const pause = () => { if (lastView && lastView.controls) Kit.act({ control: lastView.paused ? "resume" : "pause" }); };
+  const step = () => { if (lastView && lastView.controls && lastView.paused) Kit.act({ control: "step" }); };
+  $("#pause").addEventListener("click", pause);
+  $("#step").addEventListener("click", step);
   $("#speed").addEventListener("change", () => Kit.act({ control: "speed", ms: Number($("#speed").value) }));
+  $("#again-btn").addEventListener("click", () => {
+    if (lastView && lastView.again) { built = ""; Kit.create(lastView.again); }
+  });
+
+  const toggleHelp = () => {
+    const h = $("#help");
+    h.hidden = !h.hidden;
+    $("#help-btn").setAttribute("aria-expanded", String(!h.hidden));
+  };
+  $("#help-btn").addEventListener("click", toggleHelp);
+  const typing = (e) => ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName);
+  document.addEventListener("keydown", (e) => {
+    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    switch (e.key) {
+      case "?": toggleHelp(); break;
+      case "p": case "P": pause(); break;
+      case ".": step(); break;
+      case "b": case "B": {
+        const b = document.querySelector('.board button.sq[tabindex="0"]') || document.querySelector(".board button.sq");
+        if (b) b.focus();
+        break;
+      }
+      default: return;
+    }
+    e.preventDefault();
+  });
+  // M moves to the move box on key up, so that the key's own character
+  // is not typed into it.
+  document.addEventListener("keyup", (e) => {
+    if (!typing(e) && (e.key === "m" || e.key === "M") && lastView && lastView.play) $("#move-input").focus();
+  });
 
   Kit.start("othello", render);
 })();

@@ -15,16 +15,20 @@ import (
 	"github.com/botarena/gamebot/internal/table"
 	"github.com/botarena/gamebot/internal/table/tabletest"
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/players"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/report"
 	"github.com/botarena/gamebot/othello/wire"
 )
 
-// firstMove is a test engine: the first legal move, at once, with a
-// score and depth to record.
+// firstMove is a test engine: the first legal move (or a pass), at
+// once, with a score and depth to record.
 type firstMove struct{ closed bool }
 
 func (f *firstMove) Move(_ context.Context, req *wire.Request, _ time.Duration) (wire.Answer, error) {
+	if len(req.LegalMoves) == 0 {
+		return wire.Answer{Move: othello.Pass}, nil
+	}
 	s := 1.5
 	return wire.Answer{Move: req.LegalMoves[0], Score: &s, Depth: 3}, nil
 }
@@ -45,8 +49,8 @@ func (f *slowFirst) Move(ctx context.Context, req *wire.Request, budget time.Dur
 
 func testConfig() Config {
 	return Config{Engines: []EngineSpec{
-		{ID: "first", Title: "first-move", Kind: "engine", New: func(othello.Mode, bool) (wire.Engine, error) { return &firstMove{}, nil }},
-		{ID: "slow", Title: "slow first-move", Kind: "engine", New: func(othello.Mode, bool) (wire.Engine, error) { return &slowFirst{}, nil }},
+		{ID: "first", Title: "first-move", Player: players.Custom("first-move", players.KindEngine, func(players.Leg) (wire.Engine, error) { return &firstMove{}, nil })},
+		{ID: "slow", Title: "slow first-move", Player: players.Custom("slow", players.KindEngine, func(players.Leg) (wire.Engine, error) { return &slowFirst{}, nil })},
 		OurEngines()[len(OurEngines())-1], // level 1
 	}}
 }
@@ -350,3 +354,84 @@ func TestPageWeight(t *testing.T) {
 
 // host is the creator of a table, watching or at the board.
 var host = table.Viewer{Seat: table.Host}
+
+// TestFriend: the setup may keep the other colour for a person, whose
+// link the creator passes on; both play a whole leg by their tokens, each
+// offered moves only on their own turn, and a watcher's link moves
+// nothing.
+func TestFriend(t *testing.T) {
+	_, c := newHub(t, "")
+	cr := c.srv.CreateTable(t, "othello", `{"mode":"std","start":"random","colour":"white","opponent":"person","seed":11}`)
+	if len(cr.Seats) != 1 || cr.Seats[0].Name != "Black" || cr.Watch == "" {
+		t.Fatalf("the links to pass on: %+v", cr)
+	}
+	tokens := map[int]string{othello.White: cr.Token, othello.Black: tabletest.Token(cr.Seats[0].URL)}
+	watch := tabletest.Token(cr.Watch)
+	v := c.view(tokens[othello.Black], -1)
+	if v.View.You != othello.Black || !v.View.Play || v.View.Controls || v.View.Legs[0].Players[0].Name != "you" || v.View.Legs[0].Players[1].Name != "your friend" {
+		t.Fatalf("the friend's view: %+v", v.View)
+	}
+	for moves := 0; !v.View.Over; moves++ {
+		turn := v.View.Legs[0].Turn
+		mover, other := tokens[turn], tokens[3-turn]
+		v = c.view(mover, -1)
+		if len(v.View.Legs[0].Legal) == 0 { // the leg has not asked yet
+			v = c.view(mover, v.Seq)
+			continue
+		}
+		if o := c.view(other, -1); len(o.View.Legs[0].Legal) != 0 || o.View.Headline == "Your move." {
+			t.Fatalf("move %d: the other person is offered %v", moves, o.View.Legs[0].Legal)
+		}
+		move := v.View.Legs[0].Legal[0]
+		for _, tok := range []string{other, watch} {
+			if code, b := c.do("POST", "/play/api/tables/"+tok+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":%q}}`, v.Seq, move)); code != 422 && code != 403 {
+				t.Fatalf("move %d by another token: %d %s", moves, code, b)
+			}
+		}
+		code, b := c.do("POST", "/play/api/tables/"+mover+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"move":%q}}`, v.Seq, move))
+		if code != 200 {
+			t.Fatalf("move %d: %d %s", moves, code, b)
+		}
+		json.Unmarshal(b, &v)
+	}
+	code, b := c.do("GET", "/play/tables/"+cr.Token+"/record", "")
+	legs, err := record.Read(strings.NewReader(string(b)))
+	if code != 200 || err != nil || legs[0].Players[0] != (record.Player{Name: "friend", Kind: "person"}) || legs[0].Players[1] != (record.Player{Name: "you", Kind: "person"}) {
+		t.Fatalf("record %d %v: %s", code, err, b)
+	}
+}
+
+// TestControlsWhereTheyAct: the view offers pause, step and speed to the
+// creator of a watched match only, the move form only to a person who
+// plays, and the next game's setup to the creator once it is over.
+func TestControlsWhereTheyAct(t *testing.T) {
+	_, c := newHub(t, "")
+	w := c.srv.CreateTable(t, "othello", `{"mode":"anti","table":"watch","a":"first","b":"first","pace":5000}`)
+	host, watcher := c.view(w.Token, -1), c.view(tabletest.Token(w.Watch), -1)
+	if !host.View.Controls || host.View.Play || watcher.View.Controls || watcher.View.Play || !strings.HasPrefix(host.View.Game, "anti — anti-Othello: fewer discs wins") {
+		t.Fatalf("watching: the host %+v, a watcher %+v", host.View, watcher.View)
+	}
+	if code, _ := c.do("POST", "/play/api/tables/"+tabletest.Token(w.Watch)+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"control":"pause"}}`, watcher.Seq)); code != 403 {
+		t.Fatalf("a watcher paused: %d", code)
+	}
+	p := c.srv.CreateTable(t, "othello", `{"mode":"std","opponent":"first","pace":0,"colour":"black"}`)
+	v := c.view(p.Token, -1)
+	if v.View.Controls || !v.View.Play || v.View.You != othello.Black || v.View.Again != nil {
+		t.Fatalf("playing: %+v", v.View)
+	}
+	if code, b := c.do("POST", "/play/api/tables/"+p.Token+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"control":"pause"}}`, v.Seq)); code != 422 {
+		t.Fatalf("a pause at a table one plays: %d %s", code, b)
+	}
+	if code, b := c.do("POST", "/play/api/tables/"+w.Token+"/actions", fmt.Sprintf(`{"seq":%d,"action":{"control":"speed","ms":0}}`, host.Seq)); code != 200 {
+		t.Fatalf("speed: %d %s", code, b)
+	}
+	for !host.View.Over {
+		host = c.view(w.Token, host.Seq)
+	}
+	if host.View.Again == nil || host.View.Again.Table != "watch" || host.View.Play {
+		t.Fatalf("over: %+v", host.View)
+	}
+	if o := c.view(tabletest.Token(w.Watch), -1); o.View.Again != nil {
+		t.Fatal("a watcher is offered the next game")
+	}
+}
