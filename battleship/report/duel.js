@@ -1,9 +1,18 @@
 // The duel viewer: steps through one recorded battleship game shot by
 // shot, both fleets shown. DATA is the records' games: players by seat,
 // the board, each seat's ships (cells [x, y]) and the shots in order as
-// [seat, x, y, result, ship hit].
+// [seat, x, y, result, ship hit]. TEXTS are its words in the page's
+// language.
 (function () {
   "use strict";
+  var TX = typeof TEXTS === "object" && TEXTS ? TEXTS : {};
+  // T is TEXTS[key] with its %d, %s and %[n]s filled with the arguments.
+  function T(key) {
+    var args = Array.prototype.slice.call(arguments, 1), i = 0;
+    return (key in TX ? TX[key] : key).replace(/%(?:\[(\d+)\])?[sdv%]/g, function (m, n) {
+      return m === "%%" ? "%" : String(args[n ? Number(n) - 1 : i++]);
+    });
+  }
   var games = Array.isArray(DATA) ? DATA : [];
   var el = function (id) { return document.getElementById(id); };
   var state = { g: 0, step: 0 };
@@ -31,8 +40,7 @@
           cells[s].push(c);
         }
       }
-      el("who-" + s).textContent = "seat " + s + " · " + g.players[s] + (s === g.subject ? " (subject)" : "") +
-        ": fleet shot at by " + g.players[1 - s];
+      el("who-" + s).textContent = T("who", s, g.players[s] + (s === g.subject ? " " + T("subject") : ""), g.players[1 - s]);
     }
   }
 
@@ -72,8 +80,7 @@
         if (cur && 1 - cur[0] === t && cur[1] === x && cur[2] === y) { cls += " now"; }
         if (cells[t][i].className !== cls) { cells[t][i].className = cls; }
       }
-      el("tally-" + t).textContent = g.players[1 - t] + ": " + fired[1 - t] + " shots, " + hits[1 - t] + " hits, " +
-        sinks[1 - t] + " of " + g.fleets[t].length + " ships sunk";
+      el("tally-" + t).textContent = T("tally", g.players[1 - t], fired[1 - t], hits[1 - t], sinks[1 - t], g.fleets[t].length);
     }
     // The shot list so far.
     var list = el("shots");
@@ -82,17 +89,16 @@
     for (var j = 0; j < step; j++) {
       var s2 = g.shots[j], li = document.createElement("li");
       var len = s2[3] === "sunk" ? g.fleets[1 - s2[0]][s2[4]].length : 0;
-      li.textContent = g.players[s2[0]] + " → " + s2[1] + "," + s2[2] + ": " + (len ? "SUNK (" + len + ")" : s2[3]);
+      li.textContent = T("shot", g.players[s2[0]], s2[1], s2[2], len ? T("sunkLen", len) : T(s2[3]));
       if (s2[3] === "sunk") { li.className = "sunk"; }
       if (j === step - 1) { li.className += " now"; now = li; }
       list.appendChild(li);
     }
     if (now) { list.scrollTop = now.offsetTop - list.offsetTop - list.clientHeight / 2; }
-    el("game-info").textContent = g.title + ". " + g.players[0] + " shoots first.";
+    el("game-info").textContent = T("info", g.title, g.players[0]);
     el("result").textContent = step === n ? g.end : "";
-    el("step-label").textContent = step === 0 ? "step 0/" + n + ": fleets placed"
-      : "shot " + step + "/" + n + ": " + g.players[cur[0]] + " fires at " + cur[1] + "," + cur[2] + ", " +
-        (cur[3] === "sunk" ? "sunk" : cur[3]);
+    el("step-label").textContent = step === 0 ? T("step0", n)
+      : T("step", step, n, g.players[cur[0]], cur[1], cur[2], T(cur[3]));
   }
 
   function go(step) { state.step = step; render(); }
@@ -101,12 +107,14 @@
     if (!games.length) {
       var p = document.createElement("p");
       p.className = "muted";
-      p.textContent = "No recorded game to show.";
+      p.textContent = T("none");
       el("viewer").appendChild(p);
       el("next").disabled = el("prev").disabled = el("first").disabled = el("last").disabled = true;
       return;
     }
     var sel = el("game-select");
+    // One game has nothing to choose between.
+    if (games.length === 1 && el("game-pick")) { el("game-pick").hidden = true; }
     games.forEach(function (g, i) {
       var o = document.createElement("option");
       o.value = String(i);

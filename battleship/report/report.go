@@ -2,7 +2,9 @@
 // one self-contained HTML page, on the page kit of internal/htmlreport:
 // the subject's win rate with its Wilson 95% band, results and shots to
 // win per opponent, latency histograms of the recorded HTTP calls (init,
-// play-turn), and a duel viewer that steps through a game shot by shot.
+// play-turn), and a duel viewer that steps through a game shot by shot
+// (battleref report, in English). WriteDuel is the review of one game,
+// in a reader's language: its result, each side's shots, and the viewer.
 package report
 
 import (
@@ -14,12 +16,20 @@ import (
 	"slices"
 
 	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/battleship/words"
 	"github.com/botarena/gamebot/internal/htmlreport"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/stats"
 )
 
 //go:embed duel.html.tmpl
 var duelTemplate string
+
+//go:embed review.html.tmpl
+var reviewTemplate string
+
+//go:embed viewer.html.tmpl
+var viewerTemplate string
 
 //go:embed duel.css
 var duelCSS string
@@ -93,13 +103,122 @@ type OpponentRow struct {
 	Shots, OppShots ShotSummary // shots to win: the subject's, the opponent's
 }
 
-// Write writes the battleship report page of duels to w.
+// Write writes the battleship report page of duels to w, in English.
 func Write(w io.Writer, duels []*record.Duel, opt Options) error {
 	r, err := Build(duels, opt)
 	if err != nil {
 		return err
 	}
-	return htmlreport.WritePage(w, duelTemplate, duelCSS, duelJS, "battleref", r)
+	en := words.For(i18n.EN)
+	return htmlreport.Page{Template: duelTemplate + viewerTemplate, CSS: duelCSS, JS: duelJS, Tool: "battleref", P: en.P, Texts: viewerTexts(en)}.Write(w, r)
+}
+
+// viewerTexts are the duel viewer's words in w's language, which its
+// script reads as TEXTS.
+func viewerTexts(w words.Words) map[string]string {
+	return i18n.Catalogue(w.P.Lang(), words.Prefix+".viewer")
+}
+
+// DuelOptions shape the review of one game.
+type DuelOptions struct {
+	// Title is the page's title ("" makes one).
+	Title string
+	// Result says how the game ended, in the page's language ("": said
+	// from the record).
+	Result string
+}
+
+// DuelPage is the review of one game.
+type DuelPage struct {
+	Title  string
+	Result string
+	Board  string // the board and the fleet
+	First  string // who shot first
+	Sides  [2]SideRow
+	Timed  bool        // a side is a bot server: its answer times are shown
+	Viewer template.JS // the duel viewer's data, JSON
+}
+
+// SideRow is one side's shots in the review.
+type SideRow struct {
+	Name                     string
+	Shots, Hits, Sunk, Ships int // Ships: the other side's fleet
+	Time                     string
+}
+
+// WriteDuel writes the review of one game to w in p's language (nil:
+// English): its result, the board, each side's shots, hits and ships
+// sunk (and a bot server's answer times), and the duel viewer. It reads
+// as one game: no win rate, interval, histogram or list of games.
+func WriteDuel(w io.Writer, d *record.Duel, p *i18n.Printer, opt DuelOptions) error {
+	say := words.Words{P: p}
+	h := &d.Header
+	pg := DuelPage{Title: opt.Title, Result: opt.Result, First: h.Players[0]}
+	if pg.Title == "" {
+		pg.Title = say.T("review.title", h.Players[0], h.Players[1])
+	}
+	if pg.Result == "" {
+		pg.Result = endLine(say, d)
+	}
+	f := h.Fleet
+	pg.Board = say.T("log.board", h.Width, h.Height, f[0], f[1], f[2], f[3], f[4], f[5])
+	ships := 0
+	for _, n := range f {
+		ships += n
+	}
+	var ms [2][]float64
+	for i := range 2 {
+		pg.Sides[i] = SideRow{Name: h.Players[i], Ships: ships}
+		if h.HTTP[i] && d.Fleets[i] != nil {
+			ms[i] = append(ms[i], d.FleetMS[i])
+		}
+	}
+	for _, s := range d.Shots {
+		side := &pg.Sides[s.Seat&1]
+		side.Shots++
+		if s.Result != record.ResultMiss {
+			side.Hits++
+		}
+		if s.Result == record.ResultSunk {
+			side.Sunk++
+		}
+		if h.HTTP[s.Seat&1] {
+			ms[s.Seat&1] = append(ms[s.Seat&1], s.MS)
+		}
+	}
+	for i, v := range ms {
+		if len(v) == 0 {
+			continue
+		}
+		slices.Sort(v)
+		pg.Timed = true
+		pg.Sides[i].Time = say.T("review.ms", stats.Quantile(v, 0.5), v[len(v)-1])
+	}
+	viewer, _, err := duelViewerData([]*record.Duel{d}, 1, func(d *record.Duel) viewerDuel {
+		return viewerDuel{Title: say.T("review.game", h.Players[0], h.Players[1]), End: pg.Result, Subject: -1}
+	})
+	if err != nil {
+		return err
+	}
+	pg.Viewer = viewer
+	return htmlreport.Page{Template: reviewTemplate + viewerTemplate, CSS: duelCSS, JS: duelJS, Tool: "gamebot play", P: p, Texts: viewerTexts(say)}.Write(w, pg)
+}
+
+// endLine says how d ended, from its record.
+func endLine(say words.Words, d *record.Duel) string {
+	h := &d.Header
+	switch e := d.End; {
+	case e == nil:
+		return say.T("review.cutShort")
+	case e.Winner != nil:
+		w := *e.Winner & 1
+		s := say.T("review.wins", h.Players[w], e.Shots[w], h.Players[1-w], e.Shots[1-w])
+		if e.Invalid != "" {
+			s += say.T("review.invalid", h.Players[1-w], e.Invalid)
+		}
+		return s
+	}
+	return say.T("review.stopped", d.End.Error)
 }
 
 // Build computes the battleship report.
@@ -130,7 +249,10 @@ func Build(duels []*record.Duel, opt Options) (*Report, error) {
 	}
 	t.fill()
 	var err error
-	r.Viewer, r.Omitted, err = duelViewerData(with, opt.ViewerGames)
+	en := words.For(i18n.EN)
+	r.Viewer, r.Omitted, err = duelViewerData(with, opt.ViewerGames, func(d *record.Duel) viewerDuel {
+		return viewerDuel{Title: d.Describe(), End: endLine(en, d), Subject: d.Header.SubjectSeat}
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +384,7 @@ type viewerDuel struct {
 	N       int                `json:"n"`
 	Title   string             `json:"title"`
 	Players [2]string          `json:"players"`
-	Subject int                `json:"subject"`
+	Subject int                `json:"subject"` // -1: none marked
 	W       int                `json:"w"`
 	H       int                `json:"h"`
 	Fleets  [2][][]record.Cell `json:"fleets"` // by seat, each ship's cells
@@ -270,7 +392,9 @@ type viewerDuel struct {
 	End     string             `json:"end"`
 }
 
-func duelViewerData(ds []*record.Duel, limit int) (template.JS, int, error) {
+// duelViewerData is the viewer's data of the first limit games of ds
+// with both fleets, each with its title, end and subject as said says.
+func duelViewerData(ds []*record.Duel, limit int, said func(*record.Duel) viewerDuel) (template.JS, int, error) {
 	if limit <= 0 {
 		limit = 200
 	}
@@ -281,7 +405,8 @@ func duelViewerData(ds []*record.Duel, limit int) (template.JS, int, error) {
 			continue // lost at init: nothing to show
 		}
 		h := &d.Header
-		v := viewerDuel{N: h.Game, Title: d.Describe(), Players: h.Players, Subject: h.SubjectSeat, W: h.Width, H: h.Height, Shots: [][5]any{}}
+		v := said(d)
+		v.N, v.Players, v.W, v.H, v.Shots = h.Game, h.Players, h.Width, h.Height, [][5]any{}
 		for i := range 2 {
 			v.Fleets[i] = [][]record.Cell{}
 			for _, s := range d.Fleets[i] {
@@ -290,18 +415,6 @@ func duelViewerData(ds []*record.Duel, limit int) (template.JS, int, error) {
 		}
 		for _, s := range d.Shots {
 			v.Shots = append(v.Shots, [5]any{s.Seat, s.Cell[0], s.Cell[1], s.Result, s.Ship})
-		}
-		switch e := d.End; {
-		case e == nil:
-			v.End = "the record stops here (the run was cut short)"
-		case e.Winner != nil:
-			w := *e.Winner
-			v.End = fmt.Sprintf("%s wins with %d shots (%s fired %d)", h.Players[w], e.Shots[w], h.Players[1-w], e.Shots[1-w])
-			if e.Invalid != "" {
-				v.End += fmt.Sprintf("; %s lost by an invalid answer: %s", h.Players[1-w], e.Invalid)
-			}
-		default:
-			v.End = "stopped: " + e.Error
 		}
 		out = append(out, v)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/battleship/record"
+	"github.com/botarena/gamebot/internal/i18n"
 )
 
 // duel builds a duel record on a 3x1 board with one ship of length 1:
@@ -77,5 +78,40 @@ func TestBuild(t *testing.T) {
 	}
 	if _, err := Build(all, Options{Subject: "nobody"}); err == nil {
 		t.Error("an absent subject must be an error")
+	}
+}
+
+// TestWriteDuel: the review of one game speaks the reader's language —
+// its result, the board, each side's shots, hits and ships sunk, a bot
+// server's answer times, the viewer's words — and reads as one game.
+func TestWriteDuel(t *testing.T) {
+	d := duel(t, 1, 0,
+		`{"type":"shot","shot":1,"seat":0,"cell":[1,0],"result":"miss","ms":1.5}`,
+		`{"type":"shot","shot":2,"seat":1,"cell":[0,0],"result":"miss"}`,
+		`{"type":"shot","shot":3,"seat":0,"cell":[0,0],"result":"sunk","ms":3}`,
+		`{"type":"end","winner":0,"shots":[2,1]}`)
+	for lang, want := range map[i18n.Lang][]string{
+		i18n.EN: {`<html lang="en">`, "Battleship: bot vs opp", "bot wins with 2 shots (opp fired 1)", "3x1 board", "bot shot first.", "<td>bot</td><td>2</td><td>1</td><td>1 / 1</td><td>2.0 ms, 3.0 ms</td>", "Duel viewer"},
+		i18n.FR: {`<html lang="fr">`, "Bataille navale : bot contre opp", "bot gagne en 2 tirs (opp en a tiré 1)", "Grille 3x1", "bot a tiré le premier.", "temps de réponse", "Visionneuse de duels", `"step0":"étape 0/%d : flottes placées"`},
+		i18n.MG: {`<html lang="mg">`, "Ady an-dranomasina: bot — opp", "Nandresy tamin&#39;ny tifitra 2 i bot", "Takelaka 3x1", "Mpijery ady", `"miss":"diso"`},
+	} {
+		var page bytes.Buffer
+		if err := WriteDuel(&page, d, i18n.For(lang), DuelOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(page.String(), w) {
+				t.Errorf("%s: the review lacks %q", lang, w)
+			}
+		}
+		for _, not := range []string{"Wilson", "interval", "Latency", "histogram", "Games</h2>"} {
+			if strings.Contains(page.String(), not) {
+				t.Errorf("%s: the review of one game holds %q", lang, not)
+			}
+		}
+	}
+	var page bytes.Buffer
+	if err := WriteDuel(&page, d, nil, DuelOptions{Title: "T", Result: "R."}); err != nil || !strings.Contains(page.String(), `<p class="big" id="duel-result">R.</p>`) || !strings.Contains(page.String(), `"end":"R."`) {
+		t.Errorf("the table's own result: %v", err)
 	}
 }

@@ -36,8 +36,9 @@ func (g *game) Act(v tables.Viewer, seq int, body []byte) error {
 	if err := problem.DecodeStrict(body, &a); err != nil {
 		return err
 	}
+	r := readerOf(v)
 	if v.Seat.Watching() {
-		return tables.NotYours("a watcher decides nothing: the person at the table does")
+		return tables.NotYours("%s", r.T("err.watcher"))
 	}
 	g.actMu.Lock()
 	defer g.actMu.Unlock()
@@ -45,9 +46,9 @@ func (g *game) Act(v tables.Viewer, seq int, body []byte) error {
 	if seq != g.seq {
 		cur := g.seq
 		g.mu.Unlock()
-		return tables.ErrStale(seq, cur)
+		return problem.New(problem.Stale, "%s", r.T("err.stale", seq, cur))
 	}
-	d, err := g.apply(a)
+	d, err := g.apply(r, a)
 	if err != nil {
 		g.mu.Unlock()
 		return err
@@ -61,7 +62,7 @@ func (g *game) Act(v tables.Viewer, seq int, body []byte) error {
 	played := make(chan struct{})
 	g.played = played
 	g.mu.Unlock()
-	return g.hand(a.Type, d, played)
+	return g.hand(r, a.Type, d, played)
 }
 
 // decision is the person's decision for the game: their fleet or a shot.
@@ -72,7 +73,7 @@ type decision struct {
 
 // hand gives the game the person's decision and waits until it is
 // played; a game over meanwhile (the bot lost at init) refuses it.
-func (g *game) hand(what string, d *decision, played chan struct{}) error {
+func (g *game) hand(r reader, what string, d *decision, played chan struct{}) error {
 	sent := false
 	if d.fleet != nil {
 		select {
@@ -104,7 +105,7 @@ func (g *game) hand(what string, d *decision, played chan struct{}) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.played = nil
-	return tables.Illegal(g.actionsOf(), "%q is not possible now: the game is over", what)
+	return tables.Illegal(g.actionsOf(), "%s", r.T("err.notNow", what, r.T("now.over")))
 }
 
 // actionsOf are the action types a phase accepts.
@@ -125,19 +126,20 @@ func (g *game) actionsOf() []string {
 }
 
 // apply applies a (the caller holds the lock); a refused action changes
-// nothing. It returns the person's decision for the game, if a is one.
-func (g *game) apply(a action) (*decision, error) {
+// nothing, and says why in r's language. It returns the person's
+// decision for the game, if a is one.
+func (g *game) apply(rd reader, a action) (*decision, error) {
 	if !slices.Contains(g.actionsOf(), a.Type) {
-		why := map[string]string{phasePlace: "you are placing your fleet", phaseWait: "the bot is placing its fleet", phaseOver: "the game is over"}[g.phase]
+		why := rd.T(map[string]string{phasePlace: "now.placing", phaseWait: "now.botPlacing", phaseOver: "now.over"}[g.phase])
 		if g.phase == phasePlay {
-			why = "it is " + g.opp.label() + "'s turn"
+			why = rd.T("now.turn", g.opp.label())
 		}
-		return nil, tables.Illegal(g.actionsOf(), "%q is not possible now: %s", a.Type, why)
+		return nil, tables.Illegal(g.actionsOf(), "%s", rd.T("err.notNow", a.Type, why))
 	}
 	r := g.s.r
 	switch a.Type {
 	case "place":
-		return nil, g.place(a)
+		return nil, g.place(rd, a)
 	case "remove":
 		if a.X == nil || a.Y == nil {
 			return nil, problem.Malformedf(`remove: {"type": "remove", "x": column, "y": row}`)
@@ -145,21 +147,21 @@ func (g *game) apply(a action) (*decision, error) {
 		for i, s := range g.placed {
 			if covers(s, *a.X, *a.Y) {
 				g.placed = slices.Delete(g.placed, i, i+1)
-				g.say("Ship of %d taken off %d,%d.", s.L, s.X, s.Y)
+				g.sayT("log.removed", s.L, s.X, s.Y)
 				return nil, nil
 			}
 		}
-		return nil, tables.Illegal(boats(g.placed), "no ship of yours covers %d,%d", *a.X, *a.Y)
+		return nil, tables.Illegal(boats(g.placed), "%s", rd.T("err.noShipAt", *a.X, *a.Y))
 	case "clear":
 		g.placed = nil
-		g.say("Fleet cleared.")
+		g.sayT("log.cleared")
 	case "random":
 		g.placed = battleship.RandomFleet(r, g.rng)
-		g.say("Fleet placed at random (every placement equally likely).")
+		g.sayT("log.random")
 	case "bot":
 		boats, err := battleship.NewBot(battleship.Options{}).Init(g.opp.label(), r, g.rng.Uint64())
 		if err != nil {
-			return nil, tables.Illegal(g.actionsOf(), "the bot could not place this fleet: %v", err)
+			return nil, tables.Illegal(g.actionsOf(), "%s", rd.T("err.botPlace"))
 		}
 		raw, _ := json.Marshal(boats)
 		ships, err := wire.ArenaBoats(r, raw)
@@ -167,17 +169,17 @@ func (g *game) apply(a action) (*decision, error) {
 			return nil, err
 		}
 		g.placed = ships
-		g.say("Fleet placed as our bot places its own.")
+		g.sayT("log.botPlace")
 	case "start":
 		if left := g.left(); len(left) > 0 {
-			return nil, tables.Illegal([]string{"place", "random", "bot"}, "your fleet is not complete: ships of length %v are still to place", left)
+			return nil, tables.Illegal([]string{"place", "random", "bot"}, "%s", rd.T("err.incomplete", lengths(left)))
 		}
 		return &decision{fleet: slices.Clone(g.placed)}, nil
 	case "shoot":
-		return g.shoot(a)
+		return g.shoot(rd, a)
 	case "explain":
 		if a.Shot == nil || *a.Shot < 0 || *a.Shot >= len(g.maps) {
-			return nil, tables.Illegal([]string{fmt.Sprintf("shot 0..%d", len(g.maps)-1)}, "no map for that shot")
+			return nil, tables.Illegal([]string{fmt.Sprintf("shot 0..%d", len(g.maps)-1)}, "%s", rd.T("err.noMap"))
 		}
 		g.shown = *a.Shot
 	}
@@ -185,36 +187,45 @@ func (g *game) apply(a action) (*decision, error) {
 }
 
 // place puts a ship of the person's (the caller holds the lock).
-func (g *game) place(a action) error {
+func (g *game) place(rd reader, a action) error {
 	r := g.s.r
 	left := g.left()
 	if a.X == nil || a.Y == nil {
 		return problem.Malformedf(`place: {"type": "place", "x": column, "y": row, "len": length, "vertical": false}`)
 	}
 	if !slices.Contains(left, a.Len) {
-		return tables.Illegal(left, "no ship of length %d is left to place", a.Len)
+		return tables.Illegal(left, "%s", rd.T("err.noLength", a.Len))
 	}
 	s := battleship.Ship{X: *a.X, Y: *a.Y, L: a.Len, Vertical: a.Vertical && a.Len > 1}
-	dir := "across"
+	dir := "dir.across"
 	if s.Vertical {
-		dir = "down"
+		dir = "dir.down"
 	}
 	// One short sentence for the person; the places it fits, for tools,
 	// in the refusal's valid list.
 	if x2, y2 := s.End(); s.X < 0 || s.Y < 0 || x2 >= r.W || y2 >= r.H {
-		return tables.Illegal(g.placements(a.Len), "A ship of %d at %d,%d %s runs off the %dx%d board.", s.L, s.X, s.Y, dir, r.W, r.H)
+		return tables.Illegal(g.placements(a.Len), "%s", rd.T("err.offBoard", s.L, s.X, s.Y, rd.T(dir), r.W, r.H))
 	}
 	ships := append(slices.Clone(g.placed), s)
 	if battleship.CheckPlacement(battleship.Rules{W: r.W, H: r.H, Fleet: fleetOf(ships)}, ships) != nil {
-		return tables.Illegal(g.placements(a.Len), "A ship of %d at %d,%d %s overlaps one of yours.", s.L, s.X, s.Y, dir)
+		return tables.Illegal(g.placements(a.Len), "%s", rd.T("err.overlap", s.L, s.X, s.Y, rd.T(dir)))
 	}
 	g.placed = ships
-	g.say("Ship of %d placed at %d,%d %s.", s.L, s.X, s.Y, dir)
+	g.say(func(r reader) string { return r.T("log.placed", s.L, s.X, s.Y, r.T(dir)) })
 	return nil
 }
 
+// lengths writes ship lengths as a list: "3, 2, 2".
+func lengths(ls []int) string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = strconv.Itoa(l)
+	}
+	return strings.Join(out, ", ")
+}
+
 // shoot checks the person's shot (the caller holds the lock).
-func (g *game) shoot(a action) (*decision, error) {
+func (g *game) shoot(rd reader, a action) (*decision, error) {
 	r := g.s.r
 	var x, y int
 	switch {
@@ -226,20 +237,20 @@ func (g *game) shoot(a action) (*decision, error) {
 		x, err1 = strconv.Atoi(strings.TrimSpace(xs))
 		y, err2 = strconv.Atoi(strings.TrimSpace(ys))
 		if !ok || err1 != nil || err2 != nil {
-			return nil, tables.Illegal(g.unshot(), "%q is not a cell: type x,y (column, row, from 0)", a.At)
+			return nil, tables.Illegal(g.unshot(), "%s", rd.T("err.notCell", a.At))
 		}
 	default:
 		return nil, problem.Malformedf(`shoot: {"type": "shoot", "x": column, "y": row} or {"type": "shoot", "at": "x,y"}`)
 	}
 	if x < 0 || y < 0 || x >= r.W || y >= r.H {
-		return nil, tables.Illegal(g.unshot(), "%d,%d is off the %dx%d board (x 0..%d, y 0..%d)", x, y, r.W, r.H, r.W-1, r.H-1)
+		return nil, tables.Illegal(g.unshot(), "%s", rd.T("err.shotOff", x, y, r.W, r.H, r.W-1, r.H-1))
 	}
 	t := battleship.FormatTarget(x, y)
 	for _, f := range g.fired {
 		if f.seat == g.s.you && f.target == t {
 			// The arena would take it (a wasted turn); a person's
 			// misclick is refused instead.
-			return nil, tables.Illegal(g.unshot(), "you already fired at %s", t)
+			return nil, tables.Illegal(g.unshot(), "%s", rd.T("err.again", t))
 		}
 	}
 	return &decision{target: t}, nil
@@ -322,25 +333,23 @@ func covers(s battleship.Ship, x, y int) bool {
 	return x >= s.X && x <= x2 && y >= s.Y && y <= y2
 }
 
-// Summary is the table's line in the lobby.
-func (g *game) Summary(*i18n.Printer) tables.Summary {
+// Summary is the table's line in the lobby, in p's language (the lobby
+// shows a table to its creator, the person at it).
+func (g *game) Summary(p *i18n.Printer) tables.Summary {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	st := map[string]string{phasePlace: "placing your fleet", phaseWait: "waiting for the bot's fleet"}[g.phase]
-	switch g.phase {
-	case phasePlay:
-		st = fmt.Sprintf("%d shots each, ", g.shots[g.s.you])
-		if g.turn() == g.s.you {
-			st += "your turn"
-		} else {
-			st += "the bot's turn"
-		}
-	case phaseOver:
-		st = "over: you lost"
-		if g.winner == g.s.you {
-			st = "over: you won"
-		}
+	r := player(p)
+	key := map[string]string{phasePlace: "status.placing", phaseWait: "status.waiting", phasePlay: "status.botTurn", phaseOver: "status.lost"}[g.phase]
+	switch {
+	case g.phase == phasePlay && g.turn() == g.s.you:
+		key = "status.yourTurn"
+	case g.phase == phaseOver && g.winner == g.s.you:
+		key = "status.won"
 	}
-	return tables.Summary{Title: fmt.Sprintf("%s vs %s, %dx%d", g.s.name, g.opp.label(), g.s.r.W, g.s.r.H), Status: st, Over: g.phase == phaseOver,
+	st := r.T(key)
+	if g.phase == phasePlay {
+		st = r.T(key, g.shots[g.s.you])
+	}
+	return tables.Summary{Title: r.T("title", g.s.name, g.opp.label(), g.s.r.W, g.s.r.H), Status: st, Over: g.phase == phaseOver,
 		Created: g.created, Review: g.phase == phaseOver}
 }

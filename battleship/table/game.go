@@ -8,9 +8,15 @@
 // referee asks and judges bots (battleship/remote). The person's seat
 // sees what a bot on the arena is told (each shot's result, never which
 // ship sank) and the bot's fleet only when the game is over. After the
-// game: the replay (the referee's report page, from the game's record)
-// and, against our bot, the map behind each of its shots
-// (battleship.Bot.Explain).
+// game: the review (battleship/report's page of one game, read back from
+// its record, with the duel viewer) and, against our bot, the map behind
+// each of its shots (battleship.Bot.Explain).
+//
+// The page, the log, the results, the refusals and the review speak the
+// reader's language (battleship/words holds every text): a view is
+// written for its reader when it is made, and a watcher's texts name the
+// person where the person's say "you". A setup's refusals are English:
+// Game.New is given no reader.
 package table
 
 import (

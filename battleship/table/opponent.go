@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 
 	"github.com/botarena/gamebot/battleship"
@@ -143,7 +142,7 @@ func (a *agent) Shoot(ctx context.Context, t *battleship.Turn) (string, error) {
 		return "", err
 	}
 	if r := t.Rules; x < 0 || y < 0 || x >= r.W || y >= r.H {
-		return "", &wire.InvalidAnswer{Reason: fmt.Sprintf("shot %d,%d is off the %dx%d board", x, y, r.W, r.H)}
+		return "", wire.Invalid("badShot", []any{r.W, r.H}, "shot %d,%d is off the %dx%d board", x, y, r.W, r.H)
 	}
 	return battleship.FormatTarget(x, y), nil
 }

@@ -1,10 +1,12 @@
 // Battleship's table page: draws the person's view (their fleet, every
 // shot and its answer, the bot's fleet once the game is over) and turns
 // clicks and keys into actions. It holds no rules: the server says where
-// a ship may go, whose turn it is and what a shot hit.
+// a ship may go, whose turn it is and what a shot hit. Its words are the
+// page's language's (Kit.t); the server writes the log and the result.
 "use strict";
 (() => {
   const { el, $ } = Kit;
+  const T = (k, ...a) => Kit.t("battleship.js." + k, ...a);
   const ids = ["mine", "theirs"];
   let W = 0, H = 0, v = null;
   const cells = { mine: [], theirs: [] };
@@ -77,7 +79,7 @@
     if (c.style.background !== bg) c.style.background = bg;
   }
 
-  const word = { miss: "miss", hit: "hit", sunk: "hit and sunk" };
+  const word = (r) => T("shot." + r);
 
   function drawMine() {
     const n = W * H, ship = new Array(n).fill(false), shot = new Array(n).fill(null);
@@ -96,11 +98,11 @@
     for (let i = 0; i < n; i++) {
       const x = i % W, y = Math.floor(i / W);
       let cls = "c", label = `${x},${y}`, bg = "";
-      if (ship[i]) { cls += " ship"; label += " your ship"; }
-      if (shot[i]) { cls += " " + shot[i]; label += ", " + word[shot[i]]; }
+      if (ship[i]) { cls += " ship"; label += ", " + T("yourShip"); }
+      if (shot[i]) { cls += " " + shot[i]; label += ", " + word(shot[i]); }
       if (ghost.has(i) && !ship[i]) cls += " ghost";
       if (last && last.x === x && last.y === y) cls += " last";
-      if (exMode && ex.x === x && ex.y === y) { cls += " aim"; label += ", the bot's shot"; }
+      if (exMode && ex.x === x && ex.y === y) { cls += " aim"; label += ", " + T("botsShot"); }
       if (map && !shot[i]) {
         const q = map.charCodeAt(i);
         cls += " heat";
@@ -121,8 +123,8 @@
     for (let i = 0; i < n; i++) {
       const x = i % W, y = Math.floor(i / W);
       let cls = "c", label = `${x},${y}`;
-      if (bship[i]) { cls += " bship"; label += " the bot's ship"; }
-      if (shot[i]) { cls += " " + shot[i]; label += ", " + word[shot[i]]; } else if (!bship[i]) label += ", not fired at";
+      if (bship[i]) { cls += " bship"; label += ", " + T("botShip"); }
+      if (shot[i]) { cls += " " + shot[i]; label += ", " + word(shot[i]); } else if (!bship[i]) label += ", " + T("notFired");
       if (last && last.x === x && last.y === y) cls += " last";
       if (i === cur.theirs) cls += " cur";
       paint(cells.theirs[i], cls, label, "");
@@ -137,18 +139,18 @@
     const counts = new Map();
     for (const l of v.left) counts.set(l, (counts.get(l) || 0) + 1);
     for (const [l, k] of counts) {
-      r.append(el("button", { type: "button", "aria-pressed": String(l === selLen), "aria-label": `ship of length ${l}, ${k} to place (key ${l})`, onclick: () => { selLen = l; draw(); } }, `${l} ×${k}`));
+      r.append(el("button", { type: "button", "aria-pressed": String(l === selLen), "aria-label": T("rosterLabel", l, k), onclick: () => { selLen = l; draw(); } }, `${l} ×${k}`));
     }
-    if (!counts.size) r.append(el("span", {}, "all placed: start the game"));
-    $("#dir").textContent = vert ? "down" : "across";
+    if (!counts.size) r.append(el("span", {}, T("allPlaced")));
+    $("#dir").textContent = vert ? T("down") : T("across");
   }
 
   function headline() {
     const name = v.bot;
     switch (v.phase) {
-      case "place": return `Place your fleet: ${v.left.length} of ${v.ships} ships left. ${v.seat === 0 ? "You" : name} will shoot first.`;
-      case "wait": return `Waiting for ${name}'s fleet…`;
-      case "play": return v.turn === "you" ? "Your turn: fire at the bot's waters." : `${name} is aiming…`;
+      case "place": return T(v.seat === 0 ? "placeYouFirst" : "placeBotFirst", v.left.length, v.ships, name);
+      case "wait": return T("waiting", name);
+      case "play": return v.turn === "you" ? T("yourTurn", name) : T("aiming", name);
     }
     return "";
   }
@@ -157,15 +159,15 @@
     const ex = v.explain, box = $("#explain");
     box.hidden = !ex;
     if (!ex) return;
-    $("#map-label").textContent = `the bot's shot ${ex.shot + 1} of ${ex.of}: ${ex.x},${ex.y}${ex.r ? " (" + word[ex.r] + ")" : ""}`;
+    $("#map-label").textContent = T(ex.r ? "mapLabelR" : "mapLabel", ex.shot + 1, ex.of, ex.x, ex.y, ex.r ? word(ex.r) : "");
     $("#map-prev").disabled = ex.shot === 0;
     $("#map-next").disabled = ex.shot + 1 >= ex.of;
     const pct = (p) => (100 * p).toFixed(1) + "%";
     let why;
-    if (ex.fallback) why = "No fleet consistent with its shots was found, so it shot where the most ships could still lie (a fallback).";
-    else if (ex.hunting) why = `Hunting (no ship hit and afloat): it drew at random among the cells within ${pct(ex.spread)} of the best, ${pct(ex.best)}; this one had ${pct(ex.p)}.`;
-    else why = `It shot the likeliest cell: ${pct(ex.p)}, over ${ex.explanations} ways of placing ships on its hits.`;
-    if (!ex.map) why += " (The map of this shot was not kept: the table keeps a limited number on large boards.)";
+    if (ex.fallback) why = T("fallback");
+    else if (ex.hunting) why = T("hunting", pct(ex.spread), pct(ex.best), pct(ex.p));
+    else why = T("likeliest", pct(ex.p), ex.explanations);
+    if (!ex.map) why += " " + T("notKept");
     $("#map-why").textContent = why;
   }
 
@@ -178,6 +180,10 @@
   }
 
   function render(view) {
+    // A shot fired since the last view is heard (when the person turned
+    // the sound on); the first view of a page is not news.
+    const fired = view.at_me.length + view.at_bot.length;
+    if (v && fired > v.at_me.length + v.at_bot.length) Kit.sound("move");
     v = view;
     if (v.w !== W || v.h !== H) build(v.w, v.h);
     const b = document.body.dataset;
@@ -195,9 +201,9 @@
     $("#theirs").classList.toggle("off", v.phase !== "play");
     $("#headline").textContent = headline();
     $("#headline").hidden = v.phase === "over";
-    $("#theirs-h").textContent = `${v.bot}'s waters`;
-    $("#mine-tally").textContent = `${v.bot}: ${v.at_me.length} shots, ${v.sunk_by_bot} of ${v.ships} of your ships sunk`;
-    $("#theirs-tally").textContent = `You: ${v.at_bot.length} shots, ${v.sunk_by_you} of ${v.ships} ships sunk`;
+    $("#theirs-h").textContent = T("waters", v.bot);
+    $("#mine-tally").textContent = T("tallyBot", v.bot, v.at_me.length, v.sunk_by_bot, v.ships);
+    $("#theirs-tally").textContent = T("tallyYou", v.at_bot.length, v.sunk_by_you, v.ships);
     renderOver();
     draw();
   }
@@ -208,7 +214,7 @@
     const r = v.result;
     $("#over").hidden = !r;
     if (!r) return;
-    $("#result").textContent = `${r.why} You fired ${r.shots[0]} shots, ${v.bot} ${r.shots[1]}.`;
+    $("#result").textContent = r.why;
     $("#result").classList.toggle("good", r.won);
     $("#result").classList.toggle("bad", !r.won);
     $("#again-btn").hidden = !v.again;
@@ -222,7 +228,7 @@
     if (!v || !v.again) return;
     const r = await fetch("/play/api/battleship/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(v.again) });
     const b = await r.json().catch(() => ({}));
-    if (r.status !== 201) { Kit.say(b.error || `error ${r.status}`, true); return; }
+    if (r.status !== 201) { Kit.say(b.error || Kit.t("kit.js.error", r.status), true); return; }
     location.href = b.url;
   }
 

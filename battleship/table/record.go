@@ -9,6 +9,8 @@ import (
 
 	"github.com/botarena/gamebot/battleship/record"
 	"github.com/botarena/gamebot/battleship/report"
+	"github.com/botarena/gamebot/battleship/words"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/problem"
 )
 
@@ -60,14 +62,14 @@ func (g *game) save(rec []byte) {
 	defer g.mu.Unlock()
 	g.saved, g.saveErr = true, err
 	if err != nil {
-		g.say("The record could not be written: %v", err)
+		g.sayT("log.noRecord", err)
 	}
 }
 
 // errNotOver refuses the record and the review of a game in play: both
 // show the bot's fleet.
-func errNotOver() error {
-	return problem.New(problem.Stale, "the record and the review open when the game is over: they show the bot's fleet")
+func errNotOver(r reader) error {
+	return problem.New(problem.Stale, "%s", r.T("err.notOver"))
 }
 
 // Record is the finished game's record.
@@ -75,36 +77,43 @@ func (g *game) Record() (string, []byte, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.phase != phaseOver {
-		return "", nil, errNotOver()
+		return "", nil, errNotOver(player(nil))
 	}
 	return g.recordName(), g.recordBytes(""), nil
 }
 
-// Review is the referee's report page of the finished game, read back
-// from its record: the duel viewer steps through it shot by shot.
-func (g *game) Review() ([]byte, error) {
+// Review is the review of the finished game in p's language, read back
+// from its record: its result, each side's shots, and the duel viewer
+// that steps through it shot by shot. It is a page anyone with a link to
+// the table may read, so it names the person rather than saying "you".
+func (g *game) Review(p *i18n.Printer) ([]byte, error) {
+	r := reader{Words: words.Words{P: p}, watching: true}
+	lang := p.Lang()
 	g.mu.Lock()
 	if g.phase != phaseOver {
 		g.mu.Unlock()
-		return nil, errNotOver()
+		return nil, errNotOver(r)
 	}
-	if g.review != nil {
+	if page, ok := g.review[lang]; ok {
 		defer g.mu.Unlock()
-		return g.review, nil
+		return page, nil
 	}
 	rec := g.recordBytes("")
-	title := fmt.Sprintf("Battleship: %s vs %s", g.s.name, g.opp.label())
+	opt := report.DuelOptions{Title: r.T("review.title", g.s.name, g.opp.label()), Result: g.outcome(r)}
 	g.mu.Unlock()
 	d, err := record.ReadDuel(bytes.NewReader(rec))
 	if err != nil {
 		return nil, fmt.Errorf("the game's record does not read back: %w", err)
 	}
 	var page bytes.Buffer
-	if err := report.Write(&page, []*record.Duel{d}, report.Options{Title: title}); err != nil {
+	if err := report.WriteDuel(&page, d, p, opt); err != nil {
 		return nil, err
 	}
 	g.mu.Lock()
-	g.review = page.Bytes()
+	if g.review == nil {
+		g.review = map[i18n.Lang][]byte{}
+	}
+	g.review[lang] = page.Bytes()
 	g.mu.Unlock()
 	return page.Bytes(), nil
 }

@@ -2,10 +2,8 @@ package table
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/botarena/gamebot/battleship"
 	"github.com/botarena/gamebot/battleship/remote"
+	"github.com/botarena/gamebot/internal/i18n"
 	tables "github.com/botarena/gamebot/internal/table"
 )
 
@@ -67,15 +66,17 @@ type game struct {
 	mapsB  int
 	shown  int // the bot's shot whose map the review shows
 	winner int // -1 until the game is over
-	why    string
+	// ended says what ended the game ("gamebot sank your last ship.")
+	// for a reader; nil until the game is over.
+	ended func(reader) string
 	// invalid is the bot's answer that lost it the game, as the arena
-	// would judge it.
+	// would judge it (the record's words, English).
 	invalid string
-	log     []logLine
+	log     []logEntry
 	logN    int
 	saved   bool
 	saveErr error
-	review  []byte
+	review  map[i18n.Lang][]byte // the review page in each language asked
 }
 
 type fired struct {
@@ -85,6 +86,8 @@ type fired struct {
 	ms             time.Duration // the call, for a bot server
 }
 
+// logLine is a line of the log as a view carries it, written for its
+// reader.
 type logLine struct {
 	N    int    `json:"n"`
 	Text string `json:"text"`
@@ -106,7 +109,10 @@ func newGame(s setup, opp opponent, env tables.Env, now time.Time, cancel contex
 		g.env.Notify = func() {}
 	}
 	r := s.r
-	g.say("%dx%d board, ships by length 1..6: %d, %d, %d, %d, %d, %d. Place your fleet.", r.W, r.H, r.Fleet[1], r.Fleet[2], r.Fleet[3], r.Fleet[4], r.Fleet[5], r.Fleet[6])
+	g.say(func(rd reader) string {
+		board := rd.T("log.board", r.W, r.H, r.Fleet[1], r.Fleet[2], r.Fleet[3], r.Fleet[4], r.Fleet[5], r.Fleet[6])
+		return board + " " + g.youOr(rd, "log.placeYours", "log.places")
+	})
 	return g
 }
 
@@ -120,14 +126,6 @@ func (g *game) turn() int {
 	return 1
 }
 
-func (g *game) say(format string, args ...any) {
-	g.logN++
-	g.log = append(g.log, logLine{N: g.logN, Text: fmt.Sprintf(format, args...)})
-	if len(g.log) > 2*logKeep {
-		g.log = slices.Clone(g.log[len(g.log)-logKeep:])
-	}
-}
-
 // changed publishes a new version; rec, when the game just ended, is
 // written to the records.
 func (g *game) changed(rec []byte) {
@@ -138,9 +136,9 @@ func (g *game) changed(rec []byte) {
 }
 
 // end closes the game (the caller holds the lock) and returns its record.
-func (g *game) end(winner int, why, invalid string) []byte {
-	g.phase, g.winner, g.why, g.invalid = phaseOver, winner, why, invalid
-	g.say("%s", why)
+func (g *game) end(winner int, cause func(reader) string, invalid string) []byte {
+	g.phase, g.winner, g.ended, g.invalid = phaseOver, winner, cause, invalid
+	g.say(g.outcome)
 	return g.recordBytes("")
 }
 
@@ -156,13 +154,14 @@ func (g *game) run(ctx context.Context) {
 	if err != nil || o.Fault == nil {
 		return // closed, or the last shot ended the game (firedHook)
 	}
-	why := remote.Reason(o.Fault.Err)
-	msg := fmt.Sprintf("%s answered badly (%s): on the arena that loses the game. You win.", g.opp.label(), why)
-	if o.Fault.Phase == "init" {
-		msg = fmt.Sprintf("%s's fleet is not valid (%s): on the arena that loses the game. You win.", g.opp.label(), why)
+	f := o.Fault
+	key := "result.badAnswer"
+	if f.Phase == "init" {
+		key = "result.badFleet"
 	}
+	cause := func(r reader) string { return r.T(key, g.opp.label(), r.Reason(f.Err)) }
 	g.mu.Lock()
-	rec := g.end(g.s.you, msg, o.Fault.Phase+": "+why)
+	rec := g.end(g.s.you, cause, f.Phase+": "+remote.Reason(f.Err))
 	g.seq++
 	g.mu.Unlock()
 	g.changed(rec)
@@ -192,10 +191,10 @@ func (g *game) placedHook(seat int, ships []battleship.Ship, d time.Duration) {
 		if g.opp.remote() {
 			g.initMS[seat] = d
 		}
-		g.say("%s has placed its fleet.", g.opp.label())
+		g.sayT("log.botPlaced", g.opp.label())
 	} else {
 		g.phase = phaseWait
-		g.say("Your fleet is ready.")
+		g.say(func(r reader) string { return g.youOr(r, "log.youReady", "log.ready") })
 		g.donePerson()
 	}
 	g.begin()
@@ -244,9 +243,9 @@ func (g *game) begin() {
 	}
 	g.phase = phasePlay
 	if g.turn() == g.s.you {
-		g.say("Both fleets are placed: you shoot first.")
+		g.say(func(r reader) string { return g.youOr(r, "log.youFirst", "log.first") })
 	} else {
-		g.say("Both fleets are placed: %s shoots first.", g.opp.label())
+		g.sayT("log.first", g.opp.label())
 	}
 }
 
@@ -256,22 +255,32 @@ func (g *game) fire(seat int, s battleship.Shot, d time.Duration) []byte {
 	x, y := cellOf(s.Target)
 	g.shots[seat]++
 	g.fired = append(g.fired, fired{seat: seat, target: s.Target, result: s.Result, x: x, y: y, ms: d})
-	what := map[string]string{battleship.ResultMiss: "miss", battleship.ResultHit: "hit", battleship.ResultSunk: "hit and sunk", battleship.ResultWin: "hit and sunk"}[s.Result]
-	if s.Target != battleship.FormatTarget(x, y) {
-		what += fmt.Sprintf(" (the arena compares %q with the ships' cells as text: never a hit)", s.Target)
-	}
-	if seat == g.s.you {
-		g.say("You fire at %d,%d: %s.", x, y, what)
-	} else {
-		g.say("%s fires at %d,%d: %s.", g.opp.label(), x, y, what)
-	}
+	// A bot server's shot the arena reads but compares as text ("04,2")
+	// is written as it was sent: digits and a comma, a valid shot.
+	odd := s.Target != battleship.FormatTarget(x, y)
+	bot := g.opp.label()
+	g.say(func(r reader) string {
+		what := r.Result(s.Result)
+		if odd {
+			what += " " + r.T("log.asText", s.Target)
+		}
+		if seat == g.s.you {
+			return g.youOr(r, "log.youFire", "log.fires", x, y, what)
+		}
+		return r.T("log.fires", bot, x, y, what)
+	})
 	if s.Result != battleship.ResultWin {
 		return nil
 	}
 	if seat == g.s.you {
-		return g.end(seat, fmt.Sprintf("You sank the last ship with your %s shot. You win.", ordinal(g.shots[seat])), "")
+		return g.end(seat, func(r reader) string { return g.youOr(r, "result.youSank", "result.sank", bot) }, "")
 	}
-	return g.end(seat, fmt.Sprintf("%s sank your last ship with its %s shot. You lose.", g.opp.label(), ordinal(g.shots[seat])), "")
+	return g.end(seat, func(r reader) string {
+		if r.watching {
+			return r.T("result.sank", bot, g.s.name)
+		}
+		return r.T("result.sankYours", bot)
+	}, "")
 }
 
 // keepMap keeps the map behind the bot's shot (the caller holds the
@@ -292,22 +301,6 @@ func (g *game) keepMap(m *battleship.ShotMap) {
 		g.mapsB += len(sm.q)
 	}
 	g.maps = append(g.maps, sm)
-}
-
-// ordinal is 1st, 2nd, 3rd, 4th…
-func ordinal(n int) string {
-	suf := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suf = "st"
-		case 2:
-			suf = "nd"
-		case 3:
-			suf = "rd"
-		}
-	}
-	return strconv.Itoa(n) + suf
 }
 
 // cellOf is a valid shot's cell (the arena's shots may have leading

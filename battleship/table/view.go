@@ -68,7 +68,9 @@ type Shot struct {
 
 // Result is how the game ended.
 type Result struct {
-	Won bool   `json:"won"`
+	Won bool `json:"won"`
+	// Why says it in the reader's language: what ended the game, who
+	// wins, the shots each side fired.
 	Why string `json:"why"`
 	// Shots fired: the person's, the bot's.
 	Shots [2]int `json:"shots"`
@@ -95,12 +97,14 @@ type Explain struct {
 
 var resultWord = map[string]string{battleship.ResultMiss: "miss", battleship.ResultHit: "hit", battleship.ResultSunk: "sunk", battleship.ResultWin: "sunk"}
 
-// View is the person's view at its version. A watcher sees what the
-// person sees (their own fleet, every shot, the bot's fleet only once the
-// game is over) and may do nothing.
+// View is the person's view at its version, its texts in the viewer's
+// language. A watcher sees what the person sees (their own fleet, every
+// shot, the bot's fleet only once the game is over), the texts naming
+// the person, and may do nothing.
 func (g *game) View(viewer tables.Viewer) (int, any) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	rd := readerOf(viewer)
 	r, you, bot := g.s.r, g.s.you, g.bot()
 	v := View{Phase: g.phase, W: r.W, H: r.H, Seat: you, Name: g.s.name, Bot: g.opp.label(), Remote: g.opp.remote(),
 		Pace: int(g.s.pace.Milliseconds()), Left: g.left(), Ships: r.Fleet.Ships(), AtMe: []Shot{}, AtBot: []Shot{}}
@@ -136,7 +140,7 @@ func (g *game) View(viewer tables.Viewer) (int, any) {
 	if g.phase == phaseOver {
 		// The game reveals the bot's fleet (if it placed one).
 		v.BotShips = shipViews(g.fleets[bot])
-		v.Result = &Result{Won: g.winner == you, Why: g.why, Shots: [2]int{g.shots[you], g.shots[bot]}}
+		v.Result = &Result{Won: g.winner == you, Why: g.outcome(rd), Shots: [2]int{g.shots[you], g.shots[bot]}}
 		if len(g.maps) > 0 {
 			v.Explain = g.explainView()
 		}
@@ -144,8 +148,7 @@ func (g *game) View(viewer tables.Viewer) (int, any) {
 			v.Again = g.s.again()
 		}
 	}
-	v.Log = g.log[max(0, len(g.log)-logKeep):]
-	v.Log = append([]logLine(nil), v.Log...)
+	v.Log = g.logView(rd)
 	return g.seq, v
 }
 

@@ -89,13 +89,34 @@ func BoardOf(r battleship.Rules, opponent string) Board {
 // InvalidAnswer is an answer the arena punishes with a loss. Reason
 // quotes the answer, for the bot's author; Plain says what is wrong
 // without quoting anything the bot sent, for pages shown to people who
-// did not write it (gamebot play).
-type InvalidAnswer struct{ Reason, Plain string }
+// did not write it (gamebot play). Why names Plain's text in PlainTexts,
+// and Args fill it: a page writes it in its reader's language from the
+// name (battleship/words), and the args are ours, never the bot's.
+type InvalidAnswer struct {
+	Reason, Plain string
+	Why           string
+	Args          []any
+}
 
 func (e *InvalidAnswer) Error() string { return e.Reason }
 
-func invalidf(plain, format string, args ...any) error {
-	return &InvalidAnswer{Reason: fmt.Sprintf(format, args...), Plain: plain}
+// PlainTexts are the English texts of the reasons an answer is invalid,
+// by name: a catalogue of battleship/words holds them in every language.
+var PlainTexts = map[string]string{
+	"notObject":       "the answer is not a JSON object",
+	"noKey":           "the answer has no %q",
+	"boatsNotStrings": "boats is not a list of strings",
+	"boatEnd":         "a boat's end is not a cell written as the arena writes them",
+	"diagonal":        "a boat is diagonal",
+	"notFleet":        "the boats are not the fleet asked (a boat missing, too many, overlapping or off the board)",
+	"playNotString":   "play is not a string",
+	"badShot":         "the shot is malformed or off the %dx%d board",
+}
+
+// Invalid is an invalid answer whose plain reason is PlainTexts[why]
+// with args; format and fargs write Reason.
+func Invalid(why string, args []any, format string, fargs ...any) *InvalidAnswer {
+	return &InvalidAnswer{Reason: fmt.Sprintf(format, fargs...), Plain: fmt.Sprintf(PlainTexts[why], args...), Why: why, Args: args}
 }
 
 // AnswerField reads an answer as the arena does, json_decode($output,
@@ -104,11 +125,11 @@ func invalidf(plain, format string, args ...any) error {
 func AnswerField(body []byte, key string) (json.RawMessage, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil {
-		return nil, invalidf("the answer is not a JSON object", "answer is not a JSON object: %.80q", body)
+		return nil, Invalid("notObject", nil, "answer is not a JSON object: %.80q", body)
 	}
 	v, ok := obj[key]
 	if !ok || string(v) == "null" {
-		return nil, invalidf(fmt.Sprintf("the answer has no %q", key), "answer has no %q: %.80q", key, body)
+		return nil, Invalid("noKey", []any{key}, "answer has no %q: %.80q", key, body)
 	}
 	return v, nil
 }
@@ -122,7 +143,7 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 	if err := json.Unmarshal(raw, &list); err != nil {
 		var obj map[string]string
 		if err2 := json.Unmarshal(raw, &obj); err2 != nil {
-			return nil, invalidf("boats is not a list of strings", "boats is not a list of strings: %.80s", raw)
+			return nil, Invalid("boatsNotStrings", nil, "boats is not a list of strings: %.80s", raw)
 		}
 		for _, v := range obj {
 			list = append(list, v)
@@ -135,10 +156,10 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 		x1, y1, ok1 := phpCell(start)
 		x2, y2, ok2 := phpCell(end)
 		if !ok1 || !ok2 {
-			return nil, invalidf("a boat's end is not a cell written as the arena writes them", "boat %q: end point is not a canonical cell", b)
+			return nil, Invalid("boatEnd", nil, "boat %q: end point is not a canonical cell", b)
 		}
 		if x1 != x2 && y1 != y2 {
-			return nil, invalidf("a boat is diagonal", "boat %q is diagonal", b)
+			return nil, Invalid("diagonal", nil, "boat %q is diagonal", b)
 		}
 		s := battleship.Ship{X: min(x1, x2), Y: min(y1, y2)}
 		if x1 == x2 {
@@ -152,7 +173,7 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 		ships = append(ships, s)
 	}
 	if err := battleship.CheckPlacement(r, ships); err != nil {
-		return nil, invalidf("the boats are not the fleet asked (a boat missing, too many, overlapping or off the board)", "boats %v: %v", list, err)
+		return nil, Invalid("notFleet", nil, "boats %v: %v", list, err)
 	}
 	return ships, nil
 }
@@ -163,11 +184,11 @@ func ArenaBoats(r battleship.Rules, raw json.RawMessage) ([]battleship.Ship, err
 func ArenaPlay(r battleship.Rules, raw json.RawMessage) (string, error) {
 	var play string
 	if json.Unmarshal(raw, &play) != nil {
-		return "", invalidf("play is not a string", "play is not a string: %.40s", raw)
+		return "", Invalid("playNotString", nil, "play is not a string: %.40s", raw)
 	}
 	target, ok := battleship.ValidShot(r, play)
 	if !ok {
-		return "", invalidf(fmt.Sprintf("the shot is malformed or off the %dx%d board", r.W, r.H), "shot %q is malformed or off the %dx%d board", play, r.W, r.H)
+		return "", Invalid("badShot", []any{r.W, r.H}, "shot %q is malformed or off the %dx%d board", play, r.W, r.H)
 	}
 	return target, nil
 }
