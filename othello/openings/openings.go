@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,15 +25,26 @@ import (
 //go:embed xot.txt
 var xotText []byte
 
-// XOT returns the embedded openings, each 8 squares from the initial std
-// position (a1 = 0). The list is read once; callers must not change it.
-var XOT = sync.OnceValue(func() [][]int {
+// xot is the embedded list, read once; XOT hands out copies.
+var xot = sync.OnceValue(func() [][]int {
 	l, err := Parse(xotText)
 	if err != nil {
 		panic("openings: the embedded list does not read: " + err.Error())
 	}
 	return l
 })
+
+// XOT returns the embedded openings, each 8 squares from the initial std
+// position (a1 = 0): a copy of its own for each caller, which may change
+// it.
+func XOT() [][]int {
+	l := xot()
+	out := make([][]int, len(l))
+	for i, o := range l {
+		out[i] = slices.Clone(o)
+	}
+	return out
+}
 
 // Parse reads a list: one opening a line, its moves written together
 // ("f5d6c3d3c4f4f6f3"); blank lines and lines from # on are skipped.

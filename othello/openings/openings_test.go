@@ -64,6 +64,11 @@ func TestEmbedded(t *testing.T) {
 	if err != nil || len(back) != len(l) {
 		t.Fatalf("round trip: %d, %v", len(back), err)
 	}
+	// Each caller has a copy of its own: a change to one is no other's.
+	l[0][0], l[1] = -1, nil
+	if again := XOT(); again[0][0] == -1 || again[1] == nil {
+		t.Fatal("XOT handed out the list itself")
+	}
 	for _, bad := range []string{"f5d6c", "a1", "f5f5"} {
 		if _, err := Parse([]byte(bad)); err == nil {
 			t.Errorf("%q read", bad)

@@ -9,7 +9,6 @@
 package record
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -17,10 +16,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"sort"
 	"time"
 
+	"github.com/botarena/gamebot/internal/jsonl"
 	"github.com/botarena/gamebot/othello"
 )
 
@@ -206,39 +204,26 @@ func Append(w io.Writer, l *Leg) error {
 	return err
 }
 
-// MaxLine bounds a leg's line: a 10×10 leg with every field is under
-// 30 KB.
-const MaxLine = 256 << 10
-
-// Read reads legs, one a line (blank lines skipped), each checked by
-// Check; it stops at the first bad one, naming its line.
+// Read reads legs, one a JSON line (internal/jsonl: blank lines
+// skipped), each checked by Check; it stops at the first bad one, naming
+// its line. A record holds at least one leg.
 func Read(r io.Reader) ([]Leg, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	var out []Leg
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	err := jsonl.Scan(r, func(n int, _ string, b []byte) error {
 		var l Leg
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&l); err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
-		}
-		if dec.More() {
-			return nil, fmt.Errorf("line %d: data after the leg", n)
+		if err := jsonl.Strict(b, &l); err != nil {
+			return jsonl.LineError(n, "%v", err)
 		}
 		if _, err := l.Check(); err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
+			return jsonl.LineError(n, "%v", err)
 		}
 		out = append(out, l)
+		return nil
+	})
+	if err == nil && len(out) == 0 {
+		err = errors.New("no leg in the record")
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, err
 }
 
 // Transcript is the leg's moves as one string of coordinates ("f5d6c3…",
@@ -262,23 +247,24 @@ func (l *Leg) Transcript() string {
 func ReadPaths(paths ...string) ([]Leg, error) {
 	var legs []Leg
 	for _, a := range paths {
-		names := []string{a}
-		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
-			names, _ = filepath.Glob(filepath.Join(a, "*.jsonl"))
-			sort.Strings(names)
+		var files [][]Leg
+		var err error
+		if fi, serr := os.Stat(a); serr == nil && fi.IsDir() {
+			files, err = jsonl.ReadDir(a, ReadFile)
+		} else {
+			var l []Leg
+			l, err = ReadFile(a)
+			files = [][]Leg{l}
 		}
-		for _, n := range names {
-			f, err := os.Open(n)
-			if err != nil {
-				return nil, err
-			}
-			l, err := Read(f)
-			f.Close()
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", n, err)
-			}
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range files {
 			legs = append(legs, l...)
 		}
 	}
 	return legs, nil
 }
+
+// ReadFile reads the legs of the record file at path.
+func ReadFile(path string) ([]Leg, error) { return jsonl.ReadFile(path, Read) }

@@ -1,9 +1,11 @@
-// Package variants is the generic searcher: it plays the modes other than
-// std (anti, reversi, grand and octagon) with a hand-written evaluation —
-// iterative-deepening PVS, a transposition table, and an exact endgame
-// solver, on 8×8 (Searcher8) and 10×10 (Searcher10) bitboards. The othello
-// package hands it those modes (othello/doc.go says which code plays
-// which mode) and sets its limits from the clock. It imports no engine:
+// Package variants is the generic searcher: iterative-deepening PVS, a
+// transposition table, a hand-written evaluation per mode and an exact
+// endgame solver, on 8×8 (Searcher8) and 10×10 (Searcher10) bitboards.
+// As othello/doc.go says, it plays grand and octagon, reversi's centre
+// phase and its endings (where the 32-disc limit decides), and anti only
+// when StdSettings.GenericAnti asks for it (the reference the anti model
+// is measured against); std never. The othello package states each
+// mode's rules and sets its limits from the clock. It imports no engine:
 // only the board primitives of othello/bitboard.
 //
 // search8.go is written once for 8×8; search10_gen.go is generated from it
