@@ -102,19 +102,19 @@ func TestSetupRefused(t *testing.T) {
 		{"seats of the wrong type", `{"seats": "you"}`, 400, `\"seats\" must be a list`},
 		{"a misspelt setting", `{"seats": ["you", "Eva", "bot", "Eva"], "targte": 500}`, 400, `unknown field \"targte\"`},
 		{"three seats", `{"seats": ["you", "Eva", "bot"]}`, 400, "give 4 players"},
-		{"two yous", `{"seats": ["you", "Eva", "you", "bot"]}`, 400, "2 seats say you"},
+		{"two yous", `{"seats": ["you", "Eva", "you", "bot"]}`, 400, "2 seats say “You”"},
 		{"unknown agent", `{"seats": ["you", "Eva", "Bob", "bot"]}`, 400, `seat Top: no player \"Bob\": choose you, person, bot, Eva, Razazavavy, Kialasoa, Sakabelou, or a bot URL on this machine`},
 		{"empty seat", `{"seats": ["you", "", "bot", "Eva"]}`, 400, `seat Left: no player \"\"`},
 		{"a path", `{"seats": ["you", "../bots/x", "bot", "Eva"]}`, 400, "seat Left: no player"},
 		{"a local folder", `{"seats": ["you", "giretra", "bot", "Eva"]}`, 400, "seat Left: no player"},
-		{"target 0", `{"seats": ["you", "Eva", "bot", "Eva"], "target": 0}`, 400, "target score 0: choose 1 to 10000"},
-		{"target below", `{"seats": ["you", "Eva", "bot", "Eva"], "target": -5}`, 400, "target score"},
-		{"target too high", `{"seats": ["you", "Eva", "bot", "Eva"], "target": 20000}`, 400, "target score"},
-		{"negative seed", `{"seats": ["you", "Eva", "bot", "Eva"], "seed": -1}`, 400, "seed"},
+		{"target 0", `{"seats": ["you", "Eva", "bot", "Eva"], "target": 0}`, 400, "Target score 0: choose 1 to 10000"},
+		{"target below", `{"seats": ["you", "Eva", "bot", "Eva"], "target": -5}`, 400, "Target score"},
+		{"target too high", `{"seats": ["you", "Eva", "bot", "Eva"], "target": 20000}`, 400, "Target score"},
+		{"negative seed", `{"seats": ["you", "Eva", "bot", "Eva"], "seed": -1}`, 400, "Seed"},
 		{"negative pace", `{"seats": ["you", "Eva", "bot", "Eva"], "pace": -1}`, 400, "pace"},
 		{"paused with a person", `{"seats": ["you", "Eva", "bot", "Eva"], "paused": true}`, 400, "paused"},
 		{"bad first dealer", `{"seats": ["you", "Eva", "bot", "Eva"], "firstDealer": "North"}`, 400, "choose Bottom, Left, Top or Right"},
-		{"bad cut", `{"seats": ["you", "Eva", "bot", "Eva"], "cuts": [{"position": 30}]}`, 400, "the cut of deal 1"},
+		{"bad cut", `{"seats": ["you", "Eva", "bot", "Eva"], "cuts": [{"position": 30}]}`, 400, "The cut of deal 1"},
 		{"bad URL", `{"seats": ["you", "http://", "bot", "Eva"]}`, 400, `seat Left: \"http://\" is not a bot server's URL`},
 		{"a URL elsewhere", `{"seats": ["you", "http://bots.example.invalid:5063", "bot", "Eva"]}`, 403, "seat Left: bot URLs may name this machine"},
 		{"a URL with a password", `{"seats": ["you", "http://u:p@127.0.0.1:5063", "bot", "Eva"]}`, 400, "no user name or password"},
@@ -131,6 +131,18 @@ func TestSetupRefused(t *testing.T) {
 	}
 	if n := len(ts.Hub.Tables(tables.Client{}, nil)); n != 0 {
 		t.Fatalf("%d tables made by refused setups", n)
+	}
+	// A refused setup says why in the person's language.
+	req, _ := http.NewRequest("POST", ts.URL+"/play/api/giretra/tables", strings.NewReader(`{"seats": ["you", "Eva", "you", "bot"]}`))
+	req.Header.Set("Accept-Language", "mg")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(body), "Olona hafa") {
+		t.Fatalf("a refused setup in Malagasy: %d %s", resp.StatusCode, body)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/players"
+	"github.com/botarena/gamebot/giretra/words"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
@@ -143,8 +144,11 @@ const (
 	watchPace     = 700
 )
 
-// bad is a setup the table cannot play: 400, in words a person reads.
-func bad(format string, args ...any) error { return problem.Malformedf(format, args...) }
+// bad is a setup the table cannot play: 400, in the words of w's
+// language ("setup.KEY").
+func bad(w words.Words, key string, args ...any) error {
+	return problem.Malformedf("%s", w.T("setup."+key, args...))
+}
 
 // setup is a checked Options: its defaults filled in.
 type setup struct {
@@ -157,11 +161,11 @@ type setup struct {
 }
 
 // check validates the setup and fills its defaults; a problem names the
-// setting and what may be chosen.
-func (o *Options) check() (setup, error) {
+// setting and what may be chosen, in w's language.
+func (o *Options) check(w words.Words) (setup, error) {
 	s := setup{Options: *o, target: defaultTarget}
 	if len(o.Seats) != 4 {
-		return s, bad("seats: give 4 players, Bottom, Left, Top and Right (not %d)", len(o.Seats))
+		return s, bad(w, "seats", len(o.Seats))
 	}
 	you, people := 0, 0
 	for _, seat := range o.Seats {
@@ -174,17 +178,17 @@ func (o *Options) check() (setup, error) {
 		}
 	}
 	if you > 1 {
-		return s, bad("seats: %d seats say you: you sit at one seat (keep the others for people with \"person\")", you)
+		return s, bad(w, "yous", you)
 	}
 	if o.Target != nil {
 		if *o.Target < 1 || *o.Target > maxTarget {
-			return s, bad("target score %d: choose 1 to %d (151 and 500 are the engine's)", *o.Target, maxTarget)
+			return s, bad(w, "target", *o.Target, maxTarget)
 		}
 		s.target = *o.Target
 	}
 	if o.Seed != nil {
 		if *o.Seed < 0 || *o.Seed > maxSeed {
-			return s, bad("seed %d: choose 0 to %d", *o.Seed, int64(maxSeed))
+			return s, bad(w, "seed", *o.Seed, int64(maxSeed))
 		}
 		s.seed, s.seedShown = *o.Seed, true
 	} else {
@@ -196,30 +200,30 @@ func (o *Options) check() (setup, error) {
 	}
 	if o.Pace != nil {
 		if *o.Pace < 0 || *o.Pace > maxPace {
-			return s, bad("pace %d ms: choose 0 to %d", *o.Pace, maxPace)
+			return s, bad(w, "pace", *o.Pace, maxPace)
 		}
 		s.pace = *o.Pace
 	}
 	if o.Paused && people > 0 {
-		return s, bad("paused: only a table of four bots starts paused")
+		return s, bad(w, "paused")
 	}
 	if o.FirstDealer != "" {
 		p, ok := giretra.ParsePosition(o.FirstDealer)
 		if !ok {
-			return s, bad("first dealer %q: choose Bottom, Left, Top or Right", o.FirstDealer)
+			return s, bad(w, "firstDealer", o.FirstDealer)
 		}
 		s.first = p
 	}
 	if len(o.Cuts) > 1000 {
-		return s, bad("cuts: %d given, at most 1000", len(o.Cuts))
+		return s, bad(w, "cuts", len(o.Cuts))
 	}
 	for i, c := range o.Cuts {
 		if c.Position < 6 || c.Position > 26 {
-			return s, bad("the cut of deal %d takes %d cards: a cut takes 6 to 26", i+1, c.Position)
+			return s, bad(w, "cut", i+1, c.Position)
 		}
 	}
 	if o.Match < 0 || o.Match > 1_000_000 {
-		return s, bad("match number %d: choose 1 to 1000000", o.Match)
+		return s, bad(w, "match", o.Match)
 	}
 	return s, nil
 }
@@ -230,7 +234,8 @@ func (g *game) New(ctx context.Context, options []byte, env tables.Env) (tables.
 	if err := problem.DecodeStrict(options, &o); err != nil {
 		return nil, tables.Seating{}, err
 	}
-	s, err := o.check()
+	w := words.Words{P: env.P}
+	s, err := o.check(w)
 	if err != nil {
 		return nil, tables.Seating{}, err
 	}
@@ -240,9 +245,9 @@ func (g *game) New(ctx context.Context, options []byte, env tables.Env) (tables.
 	seating := tables.Seating{Creator: tables.Host}
 	for p, spec := range o.Seats {
 		pos := giretra.Position(p)
-		sp, err := g.resolveSeat(spec)
+		sp, err := g.resolveSeat(w, spec)
 		if err != nil {
-			return nil, seating, problem.Wrap(err, "seat "+pos.String())
+			return nil, seating, problem.Wrap(err, w.T("setup.seat", w.Seat(pos)))
 		}
 		switch sp.kind {
 		case kindPerson:
@@ -281,7 +286,7 @@ func (g *game) New(ctx context.Context, options []byte, env tables.Env) (tables.
 			if err != nil {
 				t.cancel()
 				t.stopServers()
-				return nil, seating, problem.Wrap(err, "seat "+p.String())
+				return nil, seating, problem.Wrap(err, w.T("setup.seat", w.Seat(p)))
 			}
 			if l != nil {
 				t.servers = append(t.servers, l)

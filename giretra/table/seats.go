@@ -17,6 +17,7 @@ import (
 	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/remote"
 	"github.com/botarena/gamebot/giretra/wire"
+	"github.com/botarena/gamebot/giretra/words"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
@@ -54,7 +55,7 @@ type seatSpec struct {
 // a bot of the config's folder by its name. Nothing else: a page names a
 // bot from the lists it was offered, it never points the server at a
 // folder or an address of its own choosing.
-func (g *game) resolveSeat(spec string) (seatSpec, error) {
+func (g *game) resolveSeat(w words.Words, spec string) (seatSpec, error) {
 	spec = strings.TrimSpace(spec)
 	switch strings.ToLower(spec) {
 	case kindPerson:
@@ -66,7 +67,7 @@ func (g *game) resolveSeat(spec string) (seatSpec, error) {
 	}
 	if strings.Contains(spec, "://") {
 		if g.cfg.BotHosts.Off() {
-			return seatSpec{}, problem.New(problem.Forbidden, "bot URLs are off on this server (gamebot play -bot-hosts allows them)")
+			return seatSpec{}, problem.New(problem.Forbidden, "%s", w.T("setup.urlsOff"))
 		}
 		u, err := g.cfg.BotHosts.Check(spec)
 		if err != nil {
@@ -86,11 +87,11 @@ func (g *game) resolveSeat(spec string) (seatSpec, error) {
 		}
 		return seatSpec{kind: kindAgent, name: name, agent: e.Agent}, nil
 	}
-	return seatSpec{}, bad("%s", g.unknown(spec))
+	return seatSpec{}, problem.Malformedf("%s", g.unknown(w, spec))
 }
 
 // unknown says that spec names no player, and lists what may be chosen.
-func (g *game) unknown(spec string) string {
+func (g *game) unknown(w words.Words, spec string) string {
 	names := []string{"you", "person", "bot"}
 	for _, a := range players.EngineAgents() {
 		names = append(names, a[1])
@@ -98,11 +99,10 @@ func (g *game) unknown(spec string) string {
 	for _, b := range g.bots {
 		names = append(names, b.AgentName)
 	}
-	msg := fmt.Sprintf("no player %q: choose %s", spec, strings.Join(names, ", "))
 	if !g.cfg.BotHosts.Off() {
-		msg += ", or a bot URL on " + g.cfg.BotHosts.Describe()
+		return w.T("setup.unknownOrURL", spec, strings.Join(names, ", "), g.cfg.BotHosts.Describe())
 	}
-	return msg
+	return w.T("setup.unknown", spec, strings.Join(names, ", "))
 }
 
 // launched is a bot server the table started from its folder.

@@ -350,7 +350,9 @@ func (h *Hub) create(logger *slog.Logger) http.HandlerFunc {
 			writeProblem(w, r, logger, err)
 			return
 		}
-		c, err := h.Create(chi.URLParam(r, "game"), b, clientOf(r))
+		client := clientOf(r)
+		client.P = printerOf(r)
+		c, err := h.Create(chi.URLParam(r, "game"), b, client)
 		if err != nil {
 			writeProblem(w, r, logger, err)
 			return

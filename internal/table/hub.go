@@ -64,6 +64,9 @@ type ticket struct {
 type Client struct {
 	Key  string // the browser's (its cookie); "" for a tool that keeps none
 	Addr string // its IP address, "" when it is this machine's
+	// P is the language the client reads (nil: English): a refused
+	// setup says why in it.
+	P *i18n.Printer
 }
 
 // think runs decide holding a thinking slot.
@@ -153,7 +156,7 @@ func (h *Hub) Create(game string, options []byte, client Client) (Created, error
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	t, seating, err := g.New(ctx, options, Env{ID: e.id, Notify: e.notify, Think: h.think, Records: records})
+	t, seating, err := g.New(ctx, options, Env{ID: e.id, Notify: e.notify, Think: h.think, Records: records, P: client.P})
 	if err != nil {
 		cancel()
 		h.drop(e)

@@ -158,6 +158,9 @@ type Env struct {
 	// (nil: at once). Searches are CPU-bound: were every table's bots to
 	// think at once, the persons' requests would wait for a core.
 	Think func(ctx context.Context, decide func()) error
+	// P is the language of the person setting the table up (nil:
+	// English): a setup the table refuses says why in it.
+	P *i18n.Printer
 	// Records is the directory the table writes its record to, the
 	// game's own (records/giretra, …), so that each referee's tools read
 	// a folder of their game's records; "" keeps none.
