@@ -124,51 +124,7 @@ func (s *Searcher) MeasureErrors(ctx context.Context, pos Position, maxDepth, so
 // and depth, weighted by the group's size. It writes the groups and the
 // fit to w.
 func FitErrorModel(samples []ErrorSample, w io.Writer) ErrorModel {
-	type key struct {
-		band, depth int
-		exact       bool
-	}
-	type group struct {
-		n                int
-		sumE, sum2, sum  float64
-		sx, sy, sxx, sxy float64 // deep vs shallow regression
-	}
-	groups := map[key]*group{}
-	for _, x := range samples {
-		k := key{x.Empties / 4, x.Depth, x.Exact}
-		if x.Exact {
-			k.depth = 0
-		}
-		g := groups[k]
-		if g == nil {
-			g = &group{}
-			groups[k] = g
-		}
-		g.n++
-		g.sumE += float64(x.Empties)
-		d := float64(x.Diff)
-		g.sum += d
-		g.sum2 += d * d
-		sh := float64(x.Deep - x.Diff)
-		g.sx += sh
-		g.sy += float64(x.Deep)
-		g.sxx += sh * sh
-		g.sxy += sh * float64(x.Deep)
-	}
-	keys := make([]key, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.exact != b.exact {
-			return !a.exact
-		}
-		if a.band != b.band {
-			return a.band > b.band
-		}
-		return a.depth < b.depth
-	})
+	groups, keys := groupErrors(samples)
 	// Weighted least squares of log σ on (1, e/60, d/60), and of the
 	// endgame's log σ on (1, e/60).
 	var mid [3][4]float64
@@ -179,14 +135,7 @@ func FitErrorModel(samples []ErrorSample, w io.Writer) ErrorModel {
 			continue
 		}
 		n := float64(g.n)
-		e := g.sumE / n
-		sigma := math.Sqrt(g.sum2 / n)
-		slope := (n*g.sxy - g.sx*g.sy) / max(n*g.sxx-g.sx*g.sx, 1e-9)
-		if k.exact {
-			fmt.Fprintf(w, "endgame  empties %4.1f shallow %2d: n %4d mean %+.2f σ %.2f slope %.2f\n", e, endShallow(int(e+0.5)), g.n, g.sum/n, sigma, slope)
-		} else {
-			fmt.Fprintf(w, "midgame  empties %4.1f depth %2d/%-2d: n %4d mean %+.2f σ %.2f slope %.2f\n", e, k.depth, mpcShallow(k.depth), g.n, g.sum/n, sigma, slope)
-		}
+		e, sigma := g.describe(w, k)
 		y := math.Log(max(sigma, 0.25))
 		if k.exact {
 			x := [2]float64{1, e / 60}
@@ -216,6 +165,79 @@ func FitErrorModel(samples []ErrorSample, w io.Writer) ErrorModel {
 	}
 	fmt.Fprintf(w, "fit: ErrorModel{A: %.3f, B: %.3f, C: %.3f, D: %.3f, E: %.3f}\n", m.A, m.B, m.C, m.D, m.E)
 	return m
+}
+
+// errKey is a group of error samples: an empties band of 4 and a depth,
+// or, in the endgame, the band alone.
+type errKey struct {
+	band, depth int
+	exact       bool
+}
+
+// errGroup sums a group's samples.
+type errGroup struct {
+	n                int
+	sumE, sum2, sum  float64
+	sx, sy, sxx, sxy float64 // deep vs shallow regression
+}
+
+// groupErrors groups the samples; the keys come in the order the fit
+// writes them: the midgame's, most empties first, by depth, then the
+// endgame's.
+func groupErrors(samples []ErrorSample) (map[errKey]*errGroup, []errKey) {
+	groups := map[errKey]*errGroup{}
+	for _, x := range samples {
+		k := errKey{x.Empties / 4, x.Depth, x.Exact}
+		if x.Exact {
+			k.depth = 0
+		}
+		g := groups[k]
+		if g == nil {
+			g = &errGroup{}
+			groups[k] = g
+		}
+		g.n++
+		g.sumE += float64(x.Empties)
+		d := float64(x.Diff)
+		g.sum += d
+		g.sum2 += d * d
+		sh := float64(x.Deep - x.Diff)
+		g.sx += sh
+		g.sy += float64(x.Deep)
+		g.sxx += sh * sh
+		g.sxy += sh * float64(x.Deep)
+	}
+	keys := make([]errKey, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.exact != b.exact {
+			return !a.exact
+		}
+		if a.band != b.band {
+			return a.band > b.band
+		}
+		return a.depth < b.depth
+	})
+	return groups, keys
+}
+
+// describe writes group k's line to w: its mean empties, size, mean
+// difference, σ and the slope of deep on shallow; it returns the mean
+// empties and σ.
+func (g *errGroup) describe(w io.Writer, k errKey) (e, sigma float64) {
+	n := float64(g.n)
+	e = g.sumE / n
+	sigma = math.Sqrt(g.sum2 / n)
+	slope := (n*g.sxy - g.sx*g.sy) / max(n*g.sxx-g.sx*g.sx, 1e-9)
+	if k.exact {
+		fmt.Fprintf(w, "endgame  empties %4.1f shallow %2d: n %4d mean %+.2f σ %.2f slope %.2f\n", e, endShallow(int(e+0.5)), g.n, g.sum/n, sigma, slope)
+	} else {
+		fmt.Fprintf(w, "midgame  empties %4.1f depth %2d/%-2d: n %4d mean %+.2f σ %.2f slope %.2f\n", e, k.depth, mpcShallow(k.depth), g.n, g.sum/n, sigma, slope)
+	}
+	return e, sigma
 }
 
 // solve3 solves a 3×3 linear system given as an augmented matrix.

@@ -136,18 +136,9 @@ func mirror(b uint64) uint64 { return bits.ReverseBytes64(b) }
 // of the same parity, so that stages with few positions borrow from their
 // neighbours. It stops with ctx's error when ctx is done.
 func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) ([]int16, error) {
-	n := stdengine.StageLen
-	tables := n - stdengine.NumScalars
-	w := make([]float32, stdengine.NumStages*n)
-	w0 := make([]float32, len(w)) // where the decay pulls
-	if opt.Init != nil {
-		if len(opt.Init) != len(w) {
-			return nil, fmt.Errorf("initial weights: %d, want %d", len(opt.Init), len(w))
-		}
-		for i, v := range opt.Init {
-			w[i] = float32(v) / stdengine.EvalScale
-		}
-		copy(w0, w)
+	f, err := newFitter(opt)
+	if err != nil {
+		return nil, err
 	}
 	nHold := int(float64(len(samples)) * min(max(opt.Holdout, 0), 0.5))
 	held := samples[len(samples)-nHold:]
@@ -156,59 +147,8 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 	for i := range order {
 		order[i] = int32(i)
 	}
-	var idx [stdengine.NumInstances]int32
-	var sc [stdengine.NumScalars]int32
-	// canon maps a pattern index to the weight it is fitted as.
-	var canon []int32
-	if opt.Tie {
-		canon = stdengine.MirrorIndex()
-		for i, j := range canon {
-			canon[i] = min(int32(i), j)
-		}
-		for s := range stdengine.NumStages { // start from the pair's mean
-			ws := w[s*n:]
-			for i, j := range canon {
-				if int(j) < i {
-					v := (ws[i] + ws[j]) / 2
-					ws[i], ws[j] = v, v
-				}
-			}
-			copy(w0[s*n:][:tables], ws[:tables])
-		}
-	}
-	inputs := func(p, o uint64) {
-		stdengine.Inputs(p, o, false, &idx, &sc)
-		if canon != nil {
-			for k, i := range idx {
-				idx[k] = canon[i]
-			}
-		}
-	}
-	var scale []float32 // per pattern weight (stage × index): the step's factor
 	if opt.PerWeight > 0 {
-		counts := make([]int32, len(w))
-		for k := range samples {
-			x := &samples[k]
-			inputs(x.P, x.O)
-			base := stdengine.StageOf(int(x.Empties)) * n
-			for _, i := range idx {
-				counts[base+int(i)]++
-			}
-		}
-		scale = make([]float32, len(w))
-		c := int32(opt.PerWeight)
-		for i, v := range counts {
-			scale[i] = float32(c) / float32(max(min(v, c), 1))
-		}
-	}
-	decay := float32(1 - opt.L2)
-	scalarRate := [stdengine.NumScalars]float32{0.1, 0.01, 0.002, 0.002}
-	if opt.NoMobility {
-		scalarRate[stdengine.ScalarMobility] = 0
-		for s := range stdengine.NumStages {
-			w[s*n+tables+stdengine.ScalarMobility] = 0
-			w0[s*n+tables+stdengine.ScalarMobility] = 0
-		}
+		f.countScale(samples)
 	}
 	for ep := range opt.Epochs {
 		// Linear decay of the rate to a tenth over the epochs: large steps
@@ -220,80 +160,184 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 			if k%4096 == 0 && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			x := &samples[i]
-			y := opt.label(x)
-			e := int(x.Empties)
-			own := stdengine.StageOf(e)
-			stages := [3]int{own, -1, -1}
-			if e+4 <= 60 {
-				stages[1] = stdengine.StageOf(e + 4)
-			}
-			if e-4 >= 0 {
-				stages[2] = stdengine.StageOf(e - 4)
-			}
-			images := 1
-			if opt.Mirror {
-				images = 2
-			}
-			for im := range images {
-				p, o := x.P, x.O
-				if im == 1 {
-					p, o = mirror(p), mirror(o)
-				}
-				inputs(p, o)
-				for j, s := range stages {
-					if s < 0 {
-						continue
-					}
-					ws, ws0 := w[s*n:][:n], w0[s*n:][:n]
-					d := predict(ws, tables, &idx, &sc) - y
-					if j == 0 && im == 0 {
-						se += float64(d * d)
-					}
-					g := lr * d
-					if j > 0 {
-						g /= 2
-					}
-					if scale != nil {
-						sw := scale[s*n:][:n]
-						for _, i := range idx {
-							ws[i] = ws0[i] + (ws[i]-ws0[i])*decay - g*sw[i]
-						}
-					} else {
-						for _, i := range idx {
-							ws[i] = ws0[i] + (ws[i]-ws0[i])*decay - g
-						}
-					}
-					for s, v := range sc {
-						ws[tables+s] -= g * scalarRate[s] * float32(v)
-					}
-				}
-			}
+			se += f.step(&samples[i], lr)
 		}
 		if opt.Log != nil {
-			var he float64
-			for k := range held {
-				x := &held[k]
-				inputs(x.P, x.O)
-				d := predict(w[stdengine.StageOf(int(x.Empties))*n:][:n], tables, &idx, &sc) - float32(x.Final)
-				he += float64(d * d)
-			}
-			opt.Log(ep, math.Sqrt(se/float64(max(len(samples), 1))), math.Sqrt(he/float64(max(len(held), 1))))
+			opt.Log(ep, math.Sqrt(se/float64(max(len(samples), 1))), f.rms(held))
 		}
 	}
-	if canon != nil { // both entries of a pair hold the pair's weight
+	return f.weights(), nil
+}
+
+// fitter is a fit in progress: the weights by stage (disc units), where
+// their decay pulls, and what each step reads.
+type fitter struct {
+	opt        FitOptions
+	n, tables  int       // a stage's weights, of which the pattern tables'
+	w, w0      []float32 // the weights, and where the decay pulls
+	canon      []int32   // with Tie: the weight a pattern index is fitted as
+	scale      []float32 // with PerWeight: each pattern weight's step factor (stage × index)
+	decay      float32
+	scalarRate [stdengine.NumScalars]float32
+	idx        [stdengine.NumInstances]int32 // the inputs of the position in hand
+	sc         [stdengine.NumScalars]int32
+}
+
+func newFitter(opt FitOptions) (*fitter, error) {
+	n := stdengine.StageLen
+	f := &fitter{opt: opt, n: n, tables: n - stdengine.NumScalars, decay: float32(1 - opt.L2),
+		scalarRate: [stdengine.NumScalars]float32{0.1, 0.01, 0.002, 0.002}}
+	f.w = make([]float32, stdengine.NumStages*n)
+	f.w0 = make([]float32, len(f.w))
+	if opt.Init != nil {
+		if len(opt.Init) != len(f.w) {
+			return nil, fmt.Errorf("initial weights: %d, want %d", len(opt.Init), len(f.w))
+		}
+		for i, v := range opt.Init {
+			f.w[i] = float32(v) / stdengine.EvalScale
+		}
+		copy(f.w0, f.w)
+	}
+	if opt.Tie {
+		f.canon = stdengine.MirrorIndex()
+		for i, j := range f.canon {
+			f.canon[i] = min(int32(i), j)
+		}
+		for s := range stdengine.NumStages { // start from the pair's mean
+			ws := f.w[s*n:]
+			for i, j := range f.canon {
+				if int(j) < i {
+					v := (ws[i] + ws[j]) / 2
+					ws[i], ws[j] = v, v
+				}
+			}
+			copy(f.w0[s*n:][:f.tables], ws[:f.tables])
+		}
+	}
+	if opt.NoMobility {
+		f.scalarRate[stdengine.ScalarMobility] = 0
 		for s := range stdengine.NumStages {
-			ws := w[s*n:]
-			for i, j := range canon {
+			f.w[s*n+f.tables+stdengine.ScalarMobility] = 0
+			f.w0[s*n+f.tables+stdengine.ScalarMobility] = 0
+		}
+	}
+	return f, nil
+}
+
+// inputs reads the position's pattern indices (tied, with Tie) and
+// scalars into f.idx and f.sc.
+func (f *fitter) inputs(p, o uint64) {
+	stdengine.Inputs(p, o, false, &f.idx, &f.sc)
+	if f.canon != nil {
+		for k, i := range f.idx {
+			f.idx[k] = f.canon[i]
+		}
+	}
+}
+
+// countScale sets each pattern weight's step factor from how many of the
+// samples read it in its own stage.
+func (f *fitter) countScale(samples []Sample) {
+	counts := make([]int32, len(f.w))
+	for k := range samples {
+		x := &samples[k]
+		f.inputs(x.P, x.O)
+		base := stdengine.StageOf(int(x.Empties)) * f.n
+		for _, i := range f.idx {
+			counts[base+int(i)]++
+		}
+	}
+	f.scale = make([]float32, len(f.w))
+	c := int32(f.opt.PerWeight)
+	for i, v := range counts {
+		f.scale[i] = float32(c) / float32(max(min(v, c), 1))
+	}
+}
+
+// step trains on one sample at rate lr: its stage, the neighbouring two
+// at half strength, its mirror image too with Mirror. It returns the
+// squared error of its own stage's prediction before the step.
+func (f *fitter) step(x *Sample, lr float32) (se float64) {
+	n, tables := f.n, f.tables
+	y := f.opt.label(x)
+	e := int(x.Empties)
+	own := stdengine.StageOf(e)
+	stages := [3]int{own, -1, -1}
+	if e+4 <= 60 {
+		stages[1] = stdengine.StageOf(e + 4)
+	}
+	if e-4 >= 0 {
+		stages[2] = stdengine.StageOf(e - 4)
+	}
+	images := 1
+	if f.opt.Mirror {
+		images = 2
+	}
+	for im := range images {
+		p, o := x.P, x.O
+		if im == 1 {
+			p, o = mirror(p), mirror(o)
+		}
+		f.inputs(p, o)
+		for j, s := range stages {
+			if s < 0 {
+				continue
+			}
+			ws, ws0 := f.w[s*n:][:n], f.w0[s*n:][:n]
+			d := predict(ws, tables, &f.idx, &f.sc) - y
+			if j == 0 && im == 0 {
+				se += float64(d * d)
+			}
+			g := lr * d
+			if j > 0 {
+				g /= 2
+			}
+			if f.scale != nil {
+				sw := f.scale[s*n:][:n]
+				for _, i := range f.idx {
+					ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g*sw[i]
+				}
+			} else {
+				for _, i := range f.idx {
+					ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g
+				}
+			}
+			for s, v := range f.sc {
+				ws[tables+s] -= g * f.scalarRate[s] * float32(v)
+			}
+		}
+	}
+	return se
+}
+
+// rms is the root mean squared error of the weights' predictions of the
+// final discs of held.
+func (f *fitter) rms(held []Sample) float64 {
+	var he float64
+	for k := range held {
+		x := &held[k]
+		f.inputs(x.P, x.O)
+		d := predict(f.w[stdengine.StageOf(int(x.Empties))*f.n:][:f.n], f.tables, &f.idx, &f.sc) - float32(x.Final)
+		he += float64(d * d)
+	}
+	return math.Sqrt(he / float64(max(len(held), 1)))
+}
+
+// weights are the fitted weights in stdengine.EvalScale units.
+func (f *fitter) weights() []int16 {
+	if f.canon != nil { // both entries of a pair hold the pair's weight
+		for s := range stdengine.NumStages {
+			ws := f.w[s*f.n:]
+			for i, j := range f.canon {
 				ws[i] = ws[j]
 			}
 		}
 	}
-	out := make([]int16, len(w))
-	for i, v := range w {
+	out := make([]int16, len(f.w))
+	for i, v := range f.w {
 		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*stdengine.EvalScale))))
 	}
-	return out, nil
+	return out
 }
 
 func predict(ws []float32, tables int, idx *[stdengine.NumInstances]int32, sc *[stdengine.NumScalars]int32) float32 {

@@ -141,83 +141,16 @@ const (
 // A legal_moves list that differs from what the rules compute is not an
 // error: the server's list is trusted.
 func (r *Request) Position() (*othello.Position, error) {
-	if r.Board == nil {
-		return nil, malformed("board is required")
-	}
-	if r.GameMode == "" {
-		return nil, malformed("game_mode is required")
-	}
-	if !r.legalPresent && r.LegalMoves == nil {
-		return nil, malformed("legal_moves is required (use [] when there is no legal move)")
-	}
-	mode, err := othello.ParseMode(r.GameMode)
+	mode, err := r.mode()
 	if err != nil {
-		return nil, impossible("%v", err)
+		return nil, err
 	}
-	size := mode.Size()
-	if r.BoardSize != 0 && r.BoardSize != size {
-		return nil, impossible("board_size %d does not match game_mode %s (%d)", r.BoardSize, mode, size)
+	st, blocked, err := r.state(mode)
+	if err != nil {
+		return nil, err
 	}
-	if len(r.Board) != size*size {
-		return nil, impossible("board has %d cells, %s needs %d", len(r.Board), mode, size*size)
-	}
-	if r.Color != othello.Black && r.Color != othello.White {
-		return nil, impossible("color %d: want 1 (black) or 2 (white)", r.Color)
-	}
-	blocked := make([]bool, size*size)
-	for _, b := range mode.Blocked() {
-		blocked[b] = true
-	}
-	if len(r.BlockedSquares) > 0 {
-		got := slices.Sorted(slices.Values(r.BlockedSquares))
-		want := slices.Sorted(slices.Values(mode.Blocked()))
-		if !slices.Equal(got, want) {
-			return nil, impossible("blocked_squares %v do not match game_mode %s", r.BlockedSquares, mode)
-		}
-	}
-	st := &othello.State{Mode: mode, Cells: make([]int8, size*size), Turn: r.Color}
-	for i, c := range r.Board {
-		if c < 0 || c > 2 {
-			return nil, impossible("board[%d] = %d: want 0, 1 or 2", i, c)
-		}
-		if c != 0 && blocked[i] {
-			return nil, impossible("board[%d] holds a disc on a blocked square", i)
-		}
-		st.Cells[i] = int8(c)
-	}
-	for k, v := range r.Placed {
-		n, err := strconv.Atoi(k)
-		if err != nil || (n != othello.Black && n != othello.White) {
-			return nil, impossible("placed has key %q: want \"1\" and \"2\"", k)
-		}
-		if v < 0 || v > mode.Squares() {
-			return nil, impossible("placed[%q] = %d out of range", k, v)
-		}
-		st.Placed[n-1] = v
-	}
-	b, w := st.Discs()
-	if _, ok := r.Placed["1"]; !ok && mode == othello.Reversi {
-		// Without counts, split the discs on the board evenly.
-		st.Placed = [2]int{(b + w + 1) / 2, (b + w) / 2}
-	}
-	if mode == othello.Reversi && st.Placed[0]+st.Placed[1] != b+w {
-		return nil, impossible("placed %d+%d does not match the %d discs on the board", st.Placed[0], st.Placed[1], b+w)
-	}
-	seen := make([]bool, size*size)
-	for _, m := range r.LegalMoves {
-		if m < 0 || m >= size*size {
-			return nil, impossible("legal move %d outside the %dx%d board", m, size, size)
-		}
-		if seen[m] {
-			return nil, impossible("legal move %d listed twice", m)
-		}
-		seen[m] = true
-		if blocked[m] {
-			return nil, impossible("legal move %d is a blocked square", m)
-		}
-		if st.Cells[m] != othello.Empty {
-			return nil, impossible("legal move %d is an occupied square", m)
-		}
+	if err := r.checkLegal(st, blocked); err != nil {
+		return nil, err
 	}
 	p := &othello.Position{State: st, Legal: append([]int(nil), r.LegalMoves...), RemainingMs: DefaultRemainingMs, BudgetMs: DefaultBudgetMs, MatchID: r.MatchID, Leg: r.Leg}
 	if r.RemainingMs != nil {
@@ -227,4 +160,103 @@ func (r *Request) Position() (*othello.Position, error) {
 		p.BudgetMs = *r.BudgetMs
 	}
 	return p, nil
+}
+
+// mode checks the required fields, and that the board, its size and the
+// side to move fit the request's mode.
+func (r *Request) mode() (othello.Mode, error) {
+	if r.Board == nil {
+		return 0, malformed("board is required")
+	}
+	if r.GameMode == "" {
+		return 0, malformed("game_mode is required")
+	}
+	if !r.legalPresent && r.LegalMoves == nil {
+		return 0, malformed("legal_moves is required (use [] when there is no legal move)")
+	}
+	mode, err := othello.ParseMode(r.GameMode)
+	if err != nil {
+		return 0, impossible("%v", err)
+	}
+	size := mode.Size()
+	if r.BoardSize != 0 && r.BoardSize != size {
+		return 0, impossible("board_size %d does not match game_mode %s (%d)", r.BoardSize, mode, size)
+	}
+	if len(r.Board) != size*size {
+		return 0, impossible("board has %d cells, %s needs %d", len(r.Board), mode, size*size)
+	}
+	if r.Color != othello.Black && r.Color != othello.White {
+		return 0, impossible("color %d: want 1 (black) or 2 (white)", r.Color)
+	}
+	return mode, nil
+}
+
+// state is the position the request states: the board, the side to move
+// and the placements, with the mode's blocked squares (by square).
+func (r *Request) state(mode othello.Mode) (*othello.State, []bool, error) {
+	size := mode.Size()
+	blocked := make([]bool, size*size)
+	for _, b := range mode.Blocked() {
+		blocked[b] = true
+	}
+	if len(r.BlockedSquares) > 0 {
+		got := slices.Sorted(slices.Values(r.BlockedSquares))
+		want := slices.Sorted(slices.Values(mode.Blocked()))
+		if !slices.Equal(got, want) {
+			return nil, nil, impossible("blocked_squares %v do not match game_mode %s", r.BlockedSquares, mode)
+		}
+	}
+	st := &othello.State{Mode: mode, Cells: make([]int8, size*size), Turn: r.Color}
+	for i, c := range r.Board {
+		if c < 0 || c > 2 {
+			return nil, nil, impossible("board[%d] = %d: want 0, 1 or 2", i, c)
+		}
+		if c != 0 && blocked[i] {
+			return nil, nil, impossible("board[%d] holds a disc on a blocked square", i)
+		}
+		st.Cells[i] = int8(c)
+	}
+	for k, v := range r.Placed {
+		n, err := strconv.Atoi(k)
+		if err != nil || (n != othello.Black && n != othello.White) {
+			return nil, nil, impossible("placed has key %q: want \"1\" and \"2\"", k)
+		}
+		if v < 0 || v > mode.Squares() {
+			return nil, nil, impossible("placed[%q] = %d out of range", k, v)
+		}
+		st.Placed[n-1] = v
+	}
+	b, w := st.Discs()
+	if _, ok := r.Placed["1"]; !ok && mode == othello.Reversi {
+		// Without counts, split the discs on the board evenly.
+		st.Placed = [2]int{(b + w + 1) / 2, (b + w) / 2}
+	}
+	if mode == othello.Reversi && st.Placed[0]+st.Placed[1] != b+w {
+		return nil, nil, impossible("placed %d+%d does not match the %d discs on the board", st.Placed[0], st.Placed[1], b+w)
+	}
+	return st, blocked, nil
+}
+
+// checkLegal checks the legal moves against the board: on it, each once,
+// on an empty square that is not blocked (that the rules allow them is
+// not asked: the server's list is trusted).
+func (r *Request) checkLegal(st *othello.State, blocked []bool) error {
+	size := st.Mode.Size()
+	seen := make([]bool, size*size)
+	for _, m := range r.LegalMoves {
+		if m < 0 || m >= size*size {
+			return impossible("legal move %d outside the %dx%d board", m, size, size)
+		}
+		if seen[m] {
+			return impossible("legal move %d listed twice", m)
+		}
+		seen[m] = true
+		if blocked[m] {
+			return impossible("legal move %d is a blocked square", m)
+		}
+		if st.Cells[m] != othello.Empty {
+			return impossible("legal move %d is an occupied square", m)
+		}
+	}
+	return nil
 }
