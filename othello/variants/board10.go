@@ -8,7 +8,8 @@ import (
 )
 
 // bits10 is a set of squares of a 10×10 board (bitboard.Bits10), named so
-// that search8.go becomes search10_gen.go by renaming alone.
+// that the 8×8 templates (search8.go, solve8.go) become the 10×10 searcher
+// by renaming alone.
 type bits10 = bitboard.Bits10
 
 const (

@@ -8,8 +8,9 @@
 // mode's rules and sets its limits from the clock. It imports no engine:
 // only the board primitives of othello/bitboard.
 //
-// search8.go is written once for 8×8; search10_gen.go is generated from it
-// (go generate ./othello/variants) by renaming.
+// search8.go and solve8.go (the exact solver) are written once for 8×8;
+// search10_gen.go and solve10_gen.go are generated from them (go generate
+// ./othello/variants) by renaming.
 package variants
 
 import (
