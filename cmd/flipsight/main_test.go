@@ -159,18 +159,27 @@ func TestRejectedTokenAndMaxRuntime(t *testing.T) {
 }
 
 // TestNBoardEngine: the connector drives an NBoard engine (this test
-// binary in that role), one process per leg, and plays its moves: the
-// engine answers the last legal move, never the first legal move the
-// connector falls back to. A process runs on the real clock.
+// binary in that role), named by a player spec or by the older flags, one
+// process per leg, and plays its moves: the engine answers the last legal
+// move, never the first legal move the connector falls back to. A process
+// runs on the real clock.
 func TestNBoardEngine(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd := "FLIPSIGHT_TEST_NBOARD=1 exec '" + exe + "'"
+	for _, flags := range [][]string{{"--engine", "nboard:depth=3:" + cmd}, {"--engine", cmd, "--engine-nboard", "--nboard-depth", "3"}} {
+		t.Run(flags[1][:6], func(t *testing.T) { nboardEngine(t, flags) })
+	}
+}
+
+func nboardEngine(t *testing.T, flags []string) {
 	fake := fakeserver.New(23)
 	id := fake.Challenge(othello.Std, 12)
 	var errb bytes.Buffer
-	args := append(slices.Clone(fakeURLs), "--once-match", strconv.FormatInt(id, 10), "--engine", "FLIPSIGHT_TEST_NBOARD=1 exec '"+exe+"'", "--engine-nboard", "--nboard-depth", "3", "-v")
+	args := append(slices.Clone(fakeURLs), "--once-match", strconv.FormatInt(id, 10), "-v")
+	args = append(args, flags...)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	if err := run(ctx, args, env("fsbm_test"), &bytes.Buffer{}, &errb, fake.Client()); err != nil {
