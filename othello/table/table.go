@@ -111,7 +111,6 @@ type leg struct {
 	turnAt time.Time // when the side to move started thinking
 	pass   string    // who passed last, until the next move
 	over   bool
-	result string
 	asked  *ask          // the person's move the runner waits for
 	moved  chan struct{} // closed and replaced at each move and at the end
 }
