@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -125,6 +126,24 @@ func TestViewerInBrowser(t *testing.T) {
 	}
 	if p.Count("#curve circle") == 0 || p.Count("#curve rect") == 0 {
 		t.Fatal("no evaluation curve")
+	}
+	// Every move of the list is there to read, numbered, none cut off by
+	// its box; the curve's labels lie inside its picture.
+	if got := browsertest.Eval[string](p, `(() => {
+		const box = document.getElementById("moves").getBoundingClientRect();
+		const items = [...document.querySelectorAll("#moves li")];
+		const cut = items.filter((li) => { const r = li.getBoundingClientRect(); return r.left < box.left || r.right > box.right + 1; });
+		return items.length + " " + cut.length + " " + items[items.length - 1].textContent.split(".")[0]; })()`); got != fmt.Sprintf("%d 0 %d", n, n) {
+		t.Errorf("the move list: %q (moves, cut off, the last number), want %d moves none cut", got, n)
+	}
+	p.Press(kb.Home) // the pass banner hides again
+	if h := browsertest.Eval[float64](p, `document.getElementById("pass-banner").getBoundingClientRect().height`); h != 0 {
+		t.Errorf("the pass banner shows, empty, on a move that is no pass (%.0f px high)", h)
+	}
+	if out := browsertest.Eval[int](p, `(() => {
+		const svg = document.getElementById("curve").getBoundingClientRect();
+		return [...document.querySelectorAll("#curve text")].filter((t) => { const r = t.getBoundingClientRect(); return r.top < svg.top || r.bottom > svg.bottom + 0.5; }).length; })()`); out != 0 {
+		t.Errorf("%d labels of the curve lie outside its picture", out)
 	}
 	p.Check()
 }
