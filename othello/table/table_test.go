@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/botarena/gamebot/internal/problem"
 	"github.com/botarena/gamebot/internal/table"
 	"github.com/botarena/gamebot/internal/table/tabletest"
 	"github.com/botarena/gamebot/othello"
@@ -434,4 +435,31 @@ func TestControlsWhereTheyAct(t *testing.T) {
 	if o := c.view(tabletest.Token(w.Watch), -1); o.View.Again != nil {
 		t.Fatal("a watcher is offered the next game")
 	}
+}
+
+// FuzzSetup: whatever a page sends as a setup, a table starts or the
+// setup is refused as a person's mistake (400 or 422), never an internal
+// error or a panic.
+func FuzzSetup(f *testing.F) {
+	for _, s := range []string{
+		`{"mode":"std"}`, `{"mode":"anti","start":"random","clock":"flipsight","colour":"random","opponent":"person","seed":3}`,
+		`{"mode":"grand","table":"watch","a":"first","b":"first","pace":0}`, `{"mode":"std","start":"xot","opponent":"first","pace":5000}`,
+		`{"mode":"octagon","start":"xot"}`, `{"mode":"reversi","colour":"green"}`, `{"mode":"std","opponent":"nobody"}`, `{"mode":1}`, `[]`, `{"mode":"std","x":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	g, err := Game(Config{Engines: testConfig().Engines[:1]})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, setup []byte) {
+		tb, _, err := g.New(t.Context(), setup, table.Env{ID: "FUZZTABLE", Notify: func() {}})
+		if err != nil {
+			if k := problem.KindOf(err); k != problem.Malformed && k != problem.Impossible {
+				t.Fatalf("%s: %v (%v)", setup, err, k)
+			}
+			return
+		}
+		tb.Close()
+	})
 }
