@@ -22,7 +22,6 @@ package table
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"strings"
@@ -32,6 +31,7 @@ import (
 	"github.com/botarena/gamebot/battleship/agents"
 	"github.com/botarena/gamebot/battleship/players"
 	"github.com/botarena/gamebot/battleship/remote"
+	"github.com/botarena/gamebot/battleship/words"
 	"github.com/botarena/gamebot/internal/problem"
 	tables "github.com/botarena/gamebot/internal/table"
 )
@@ -144,19 +144,21 @@ func (s setup) again() *Options {
 	return o
 }
 
-// invalid is a setup the table cannot play: 400 naming the setting.
-func invalid(field, format string, args ...any) error {
-	return problem.Malformedf("%s: %s", field, fmt.Sprintf(format, args...))
+// invalid is a setup the table cannot play: 400 naming the setting, in
+// w's language ("setup.KEY").
+func invalid(w words.Words, key string, args ...any) error {
+	return problem.Malformedf("%s", w.T("setup."+key, args...))
 }
 
-func readOptions(b []byte, cfg Config) (setup, error) {
+// readOptions reads a setup; a refusal says why in w's language.
+func readOptions(b []byte, cfg Config, w words.Words) (setup, error) {
 	var o Options
 	if err := problem.DecodeStrict(b, &o); err != nil {
 		return setup{}, err
 	}
 	s := setup{r: battleship.Rules{W: 10, H: 10, Fleet: arenaDefault}, pace: DefaultPace * time.Millisecond, name: "guest"}
-	for _, read := range []func(*setup, *Options, Config) error{readBoard, readOpponent, readGame} {
-		if err := read(&s, &o, cfg); err != nil {
+	for _, read := range []func(*setup, *Options, Config, words.Words) error{readBoard, readOpponent, readGame} {
+		if err := read(&s, &o, cfg, w); err != nil {
 			return s, err
 		}
 	}
@@ -165,7 +167,7 @@ func readOptions(b []byte, cfg Config) (setup, error) {
 
 // readBoard reads the board and the fleet: what the arena's form allows
 // and what a game can be played on.
-func readBoard(s *setup, o *Options, _ Config) error {
+func readBoard(s *setup, o *Options, _ Config, w words.Words) error {
 	for _, f := range []struct {
 		name   string
 		v      *int
@@ -185,22 +187,22 @@ func readBoard(s *setup, o *Options, _ Config) error {
 			continue
 		}
 		if *f.v < f.lo || *f.v > f.hi {
-			return invalid(f.name, "%d is out of %d..%d", *f.v, f.lo, f.hi)
+			return invalid(w, "range", w.T("setup.field."+f.name), *f.v, f.lo, f.hi)
 		}
 		*f.to = *f.v
 	}
 	r := s.r
 	if r.Fleet.Ships() == 0 {
-		return invalid("ship1..ship6", "the fleet has no ship (the arena asks for at least one)")
+		return invalid(w, "noShip")
 	}
 	// The arena refuses a fleet covering more than half the board.
 	if a := r.Fleet.Area(); a > r.W*r.H/2 {
-		return invalid("ship1..ship6", "the fleet covers %d cells, more than half of the %dx%d board (%d): the arena refuses it", a, r.W, r.H, r.W*r.H/2)
+		return invalid(w, "tooLarge", a, r.W, r.H, r.W*r.H/2)
 	}
 	// The arena lets some fleets through that no placement fits (docs:
 	// its check is buggy); no game can be played with them.
 	if _, err := battleship.Place(r, rand.New(rand.NewPCG(1, 1)), battleship.PlaceOptions{}); err != nil {
-		return invalid("ship1..ship6", "%v", err)
+		return invalid(w, "noFit", r.W, r.H)
 	}
 	return nil
 }
@@ -208,29 +210,29 @@ func readBoard(s *setup, o *Options, _ Config) error {
 // readOpponent reads who the person plays: our engine by default, "url"
 // naming the url field, or any player of battleship/players. A bot
 // server must be one the server allows.
-func readOpponent(s *setup, o *Options, cfg Config) error {
+func readOpponent(s *setup, o *Options, cfg Config, w words.Words) error {
 	switch o.Opponent {
 	case "", "engine":
 		return nil
 	case "url":
-		return readURL(s, o.URL, cfg)
+		return readURL(s, o.URL, cfg, w)
 	}
 	s.opponent = o.Opponent
 	e, err := players.Resolve(o.Opponent)
 	switch {
 	case err != nil:
-		return invalid("opponent", "%q: want engine (our bot), url (a botsarena bot) or one of the referee's agents (%s)", o.Opponent, strings.Join(players.Names()[1:], ", "))
+		return invalid(w, "opponent", o.Opponent, strings.Join(players.Names()[1:], ", "))
 	case e.URL != "":
-		return readURL(s, e.URL, cfg)
+		return readURL(s, e.URL, cfg, w)
 	case !e.Self():
 		s.agent = e.Agent
 	}
 	return nil
 }
 
-func readURL(s *setup, raw string, cfg Config) error {
+func readURL(s *setup, raw string, cfg Config, w words.Words) error {
 	if cfg.BotHosts.Off() {
-		return problem.New(problem.Forbidden, "bot URLs are off on this server (gamebot play -bot-hosts allows them)")
+		return problem.New(problem.Forbidden, "%s", w.T("setup.urlsOff"))
 	}
 	u, err := cfg.BotHosts.Check(raw)
 	if err != nil {
@@ -242,7 +244,7 @@ func readURL(s *setup, raw string, cfg Config) error {
 
 // readGame reads who shoots first, the pace, the person's name and the
 // seed, and draws what the seed decides.
-func readGame(s *setup, o *Options, _ Config) error {
+func readGame(s *setup, o *Options, _ Config, w words.Words) error {
 	if o.Seed != nil {
 		s.seed = *o.Seed
 	} else {
@@ -256,17 +258,17 @@ func readGame(s *setup, o *Options, _ Config) error {
 	case "random":
 		s.you = rng.IntN(2)
 	default:
-		return invalid("first", "%q: want you, bot or random", o.First)
+		return invalid(w, "first", o.First)
 	}
 	if o.Pace != nil {
 		if *o.Pace < 0 || *o.Pace > maxPace {
-			return invalid("pace_ms", "%d is out of 0..%d", *o.Pace, maxPace)
+			return invalid(w, "range", w.T("setup.field.pace_ms"), *o.Pace, 0, maxPace)
 		}
 		s.pace = time.Duration(*o.Pace) * time.Millisecond
 	}
 	if n := strings.TrimSpace(o.Name); n != "" {
 		if len(n) > maxName || strings.ContainsFunc(n, func(c rune) bool { return c < ' ' }) {
-			return invalid("name", "want at most %d printable characters", maxName)
+			return invalid(w, "name", maxName)
 		}
 		s.name = n
 	}
@@ -279,7 +281,7 @@ func readGame(s *setup, o *Options, _ Config) error {
 // its fleet at once (a bot server has the arena's time to answer), while
 // the person places theirs.
 func New(ctx context.Context, cfg Config, options []byte, env tables.Env) (tables.Table, tables.Seating, error) {
-	s, err := readOptions(options, cfg)
+	s, err := readOptions(options, cfg, words.Words{P: env.P})
 	if err != nil {
 		return nil, tables.Seating{}, err
 	}
