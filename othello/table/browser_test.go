@@ -181,7 +181,7 @@ func TestWatchInBrowser(t *testing.T) {
 	if !p.Shown("#watch-opts") || p.Shown("#play-opts") {
 		t.Fatal("watching, the setup form shows a player's colour and opponent, or not the engines")
 	}
-	for id, v := range map[string]string{"mode": "std", "start": "random", "engine-a": "gamebot-1", "engine-b": "first", "pace": "50"} {
+	for id, v := range map[string]string{"mode": "std", "start": "random", "engine-a": "gamebot-1", "engine-b": "first", "pace": "300"} {
 		if err := p.Select(id, v); err != nil {
 			t.Fatal(err)
 		}
@@ -191,6 +191,8 @@ func TestWatchInBrowser(t *testing.T) {
 	if !p.Shown("#watch-controls") || p.Shown("#move-form") {
 		t.Fatal("the creator of a watched match: no controls, or a move form")
 	}
+	p.Press("p") // pause, before the watcher's page opens: the match waits for it
+	p.Wait(`#step:not([disabled])`)
 	watchURL := browsertest.Eval[string](p, `(() => { const i = document.querySelector('#invite input[data-k="watch-link"]'); return i ? i.value : ""; })()`)
 	if watchURL == "" {
 		t.Fatal("the creator is given no link to pass on")
@@ -199,16 +201,17 @@ func TestWatchInBrowser(t *testing.T) {
 	if w.Shown("#watch-controls") || w.Shown("#move-form") || w.Shown("#invite") {
 		t.Fatal("a watcher's page shows controls")
 	}
-	p.Press("p") // pause
-	p.Wait(`#step:not([disabled])`)
 	// Paused, the boards do not change (a move found after the pause is
 	// held); a step is one move: one disc more on the two boards.
 	const count = `document.querySelectorAll(".board button.sq.x, .board button.sq.o").length`
 	before := browsertest.Eval[int](p, count)
-	p.ClickOn("#step")
+	p.Press(".")
 	p.WaitUntil(fmt.Sprintf("%s !== %d", count, before))
 	if got := browsertest.Eval[int](p, count); got != before+1 {
 		t.Fatalf("a step placed %d discs", got-before)
+	}
+	if err := p.Select("speed", "0"); err != nil { // fast, for the rest
+		t.Fatal(err)
 	}
 	p.ClickOn("#pause") // resume
 	p.Wait(`body[data-over="1"]`)
