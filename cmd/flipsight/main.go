@@ -11,7 +11,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -20,7 +19,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -69,9 +67,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	env := flipsight.Environment{CPU: f.cpuName, OS: osName(), Engine: f.engineName, Practice: f.practice}
+	env := flipsight.Environment{CPU: f.cpuName, OS: flipsight.HostOS(), Engine: f.engineName, Practice: f.practice}
 	if env.CPU == "" {
-		env.CPU = detectCPU()
+		env.CPU = flipsight.HostCPU()
 	}
 	if env.Engine == "" {
 		env.Engine = name
@@ -233,28 +231,4 @@ func checkURLs(api, stream string) error {
 		return fmt.Errorf("--stream-url host %q must be the API host %q", s.Host, a.Host)
 	}
 	return nil
-}
-
-func osName() string { return truncate(runtime.GOOS+"/"+runtime.GOARCH, 120) }
-
-// detectCPU reads the CPU model from /proc/cpuinfo (Linux), else the
-// architecture and core count.
-func detectCPU() string {
-	if f, err := os.Open("/proc/cpuinfo"); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-				return truncate(fmt.Sprintf("%s (%d threads)", strings.TrimSpace(v), runtime.NumCPU()), 120)
-			}
-		}
-	}
-	return truncate(fmt.Sprintf("%s, %d threads", runtime.GOARCH, runtime.NumCPU()), 120)
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }

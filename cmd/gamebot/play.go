@@ -164,25 +164,9 @@ func (c *playConfig) reach() error {
 
 // botHostsOf reads -bot-hosts.
 func (c *playConfig) botHostsOf() (table.BotHosts, error) {
-	v := strings.TrimSpace(c.botHosts)
-	switch v {
-	case "":
-		return table.BotHosts{Loopback: c.loopback}, nil
-	case "none":
-		return table.BotHosts{}, nil
-	}
-	var b table.BotHosts
-	for _, h := range strings.Split(v, ",") {
-		h = strings.TrimSpace(h)
-		switch {
-		case h == "":
-		case h == "loopback":
-			b.Loopback = true
-		case strings.ContainsAny(h, "/@ "):
-			return b, fmt.Errorf("play: -bot-hosts %q: want host or host:port", h)
-		default:
-			b.Names = append(b.Names, h)
-		}
+	b, err := table.ParseBotHosts(c.botHosts, c.loopback)
+	if err != nil {
+		return b, fmt.Errorf("play: -bot-hosts: %w", err)
 	}
 	return b, nil
 }

@@ -87,7 +87,7 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	if *anti && *modelName == "embedded" {
 		cfg.Model, err = stdengine.NewModel(make([]int16, stdengine.NumStages*stdengine.StageLen), true)
 	} else {
-		cfg.Model, err = loadModel(*modelName)
+		cfg.Model, err = stdengine.ReadModel(*modelName)
 	}
 	if err != nil {
 		return err
@@ -117,23 +117,6 @@ func drawSeed(seed *uint64, stderr io.Writer) {
 	}
 }
 
-// readDirs reads the chunks of comma-separated directories, in order: the
-// first maxGames games of each (0: all).
-func readDirs(dirs string, maxGames int) ([]train.Sample, error) {
-	var all []train.Sample
-	for _, d := range strings.Split(dirs, ",") {
-		s, n, _, err := train.ReadGameDir(d, maxGames)
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			return nil, fmt.Errorf("no chunk files in %s", d)
-		}
-		all = append(all, s...)
-	}
-	return all, nil
-}
-
 func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -157,7 +140,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *init != "" {
-		m, err := loadModel(*init)
+		m, err := stdengine.ReadModel(*init)
 		if err != nil {
 			return err
 		}
@@ -170,7 +153,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("fit: -dir and -o are required")
 	}
 	drawSeed(seed, stderr)
-	samples, err := readDirs(*dirs, *maxGames)
+	samples, err := train.ReadGameDirs(strings.Split(*dirs, ","), *maxGames)
 	if err != nil {
 		return err
 	}
@@ -194,16 +177,6 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // loadModel reads a model file, or the engine's own for "embedded".
-func loadModel(name string) (*stdengine.Model, error) {
-	if name == "embedded" {
-		return stdengine.Embedded(), nil
-	}
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	return stdengine.DecodeModel(b)
-}
 
 func check(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
@@ -232,7 +205,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 			err = fmt.Errorf("no validation chunks in %s", *valid)
 		}
 	} else {
-		samples, err = readDirs(*dirs, 0)
+		samples, err = train.ReadGameDirs(strings.Split(*dirs, ","), 0)
 	}
 	if err != nil {
 		return err
@@ -242,7 +215,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if name == "" {
 		name = "embedded"
 	}
-	m, err := loadModel(name)
+	m, err := stdengine.ReadModel(name)
 	if err != nil {
 		return err
 	}
@@ -258,7 +231,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if *mobDirs == "" {
 		return nil
 	}
-	fitted, err := readDirs(*mobDirs, 0)
+	fitted, err := train.ReadGameDirs(strings.Split(*mobDirs, ","), 0)
 	if err != nil {
 		return err
 	}

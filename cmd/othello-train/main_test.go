@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/botarena/gamebot/internal/cli"
+	"github.com/botarena/gamebot/othello/stdengine"
 )
 
 func TestGenFitCheck(t *testing.T) {
@@ -86,7 +87,7 @@ func TestAnti(t *testing.T) {
 	if err := run(context.Background(), []string{"fit", "-anti", "-dir", dir, "-o", model, "-epochs", "1"}, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("fit: %v", err)
 	}
-	m, err := loadModel(model)
+	m, err := stdengine.ReadModel(model)
 	if err != nil || !m.Misere {
 		t.Fatalf("fit -anti wrote %v (%v)", m, err)
 	}

@@ -32,7 +32,7 @@ func mpc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("mpc: -n ≥ 1, -depth ≥ 3 and 1 ≤ -min-empties ≤ -max-empties ≤ 60 are required")
 	}
 	drawSeed(seed, stderr)
-	model, err := loadModel(*modelName)
+	model, err := stdengine.ReadModel(*modelName)
 	if err != nil {
 		return err
 	}

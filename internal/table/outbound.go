@@ -29,6 +29,32 @@ type BotHosts struct {
 	Names []string
 }
 
+// ParseBotHosts reads a list of the hosts bot URLs may name: "loopback"
+// (this machine), "none", or comma-separated hosts (host or host:port),
+// "loopback" among them if wanted. "" is the default: loopback when the
+// tables listen on this machine only (onLoopback), none beyond.
+func ParseBotHosts(list string, onLoopback bool) (BotHosts, error) {
+	switch v := strings.TrimSpace(list); v {
+	case "":
+		return BotHosts{Loopback: onLoopback}, nil
+	case "none":
+		return BotHosts{}, nil
+	}
+	var b BotHosts
+	for _, h := range strings.Split(list, ",") {
+		switch h = strings.TrimSpace(h); {
+		case h == "":
+		case h == "loopback":
+			b.Loopback = true
+		case strings.ContainsAny(h, "/@ "):
+			return b, fmt.Errorf("%q: want host or host:port", h)
+		default:
+			b.Names = append(b.Names, h)
+		}
+	}
+	return b, nil
+}
+
 // Off reports whether no bot URL may be seated.
 func (b BotHosts) Off() bool { return !b.Loopback && len(b.Names) == 0 }
 

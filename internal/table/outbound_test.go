@@ -64,3 +64,25 @@ func TestLoopbackDial(t *testing.T) {
 	}
 	resp.Body.Close()
 }
+
+func TestParseBotHosts(t *testing.T) {
+	for _, tc := range []struct {
+		list   string
+		onLoop bool
+		want   BotHosts
+		bad    bool
+	}{
+		{"", true, BotHosts{Loopback: true}, false},
+		{"", false, BotHosts{}, false},
+		{"none", true, BotHosts{}, false},
+		{"loopback", false, BotHosts{Loopback: true}, false},
+		{"loopback, bots.example.invalid:8080,arena.example.invalid", false, BotHosts{Loopback: true, Names: []string{"bots.example.invalid:8080", "arena.example.invalid"}}, false},
+		{"http://x.invalid/", true, BotHosts{}, true},
+		{"u@x.invalid", true, BotHosts{}, true},
+	} {
+		got, err := ParseBotHosts(tc.list, tc.onLoop)
+		if (err != nil) != tc.bad || !tc.bad && (got.Loopback != tc.want.Loopback || strings.Join(got.Names, " ") != strings.Join(tc.want.Names, " ")) {
+			t.Errorf("%q (loopback %v): %+v %v", tc.list, tc.onLoop, got, err)
+		}
+	}
+}

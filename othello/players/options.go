@@ -2,7 +2,6 @@ package players
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -71,11 +70,7 @@ var Options = []Option{
 		return err
 	}},
 	{Name: "model", Usage: "an evaluation model `file`: a std or an anti model, replacing the embedded one of its game", set: func(p *Player, v string) error {
-		b, err := os.ReadFile(v)
-		if err != nil {
-			return err
-		}
-		m, err := stdengine.DecodeModel(b)
+		m, err := stdengine.ReadModel(v)
 		if err != nil {
 			return err
 		}

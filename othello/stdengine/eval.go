@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"os"
 	"sync"
 
 	"github.com/botarena/gamebot/othello/bitboard"
@@ -213,6 +214,19 @@ var (
 	embeddedModel = sync.OnceValue(func() *Model { return mustDecode(embedded, false) })
 	embeddedAnti  = sync.OnceValue(func() *Model { return mustDecode(embeddedAntiBytes, true) })
 )
+
+// ReadModel is a model from a file, or the embedded std model when name
+// is "embedded".
+func ReadModel(name string) (*Model, error) {
+	if name == "embedded" {
+		return Embedded(), nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeModel(b)
+}
 
 func mustDecode(b []byte, misere bool) *Model {
 	m, err := DecodeModel(b)

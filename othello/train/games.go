@@ -325,3 +325,21 @@ func ReadGameDir(dir string, maxGames int) (samples []Sample, chunks, games int,
 	}
 	return samples, chunks, games, nil
 }
+
+// ReadGameDirs reads the chunks of dirs, in order: the first maxGames
+// games of each (0: all). A folder without a chunk is an error: a
+// misspelt folder would otherwise fit on nothing.
+func ReadGameDirs(dirs []string, maxGames int) ([]Sample, error) {
+	var all []Sample
+	for _, d := range dirs {
+		s, n, _, err := ReadGameDir(d, maxGames)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("no chunk files in %s", d)
+		}
+		all = append(all, s...)
+	}
+	return all, nil
+}
