@@ -4,7 +4,8 @@
 // (←/→, Home/End, or a click on the move list) with the engines' score
 // and depth for each of their moves drawn as a curve, and the leg's
 // transcript to copy. The boards are computed here: the page holds no
-// rules.
+// rules. The page speaks the language it is given (othello/words'
+// catalogues; English by default, as othello-match report writes it).
 package report
 
 import (
@@ -18,8 +19,10 @@ import (
 	"strings"
 
 	"github.com/botarena/gamebot/internal/htmlreport"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/record"
+	"github.com/botarena/gamebot/othello/words"
 )
 
 //go:embed viewer.html.tmpl
@@ -39,6 +42,8 @@ type Options struct {
 	ViewerLegs int
 	// Tool names what made the page ("othello-match report", "gamebot play").
 	Tool string
+	// P is the page's language (nil: English).
+	P *i18n.Printer
 }
 
 // Report is what the page shows.
@@ -95,7 +100,8 @@ func Write(w io.Writer, legs []record.Leg, opt Options) error {
 	if tool == "" {
 		tool = "othello-match"
 	}
-	return htmlreport.WritePage(w, pageTemplate, pageCSS, pageJS, tool, r)
+	texts := i18n.Catalogue(opt.P.Lang(), words.Prefix+".viewer")
+	return htmlreport.Page{Template: pageTemplate, CSS: pageCSS, JS: pageJS, Tool: tool, P: opt.P, Texts: texts}.Write(w, r)
 }
 
 // WriteFile writes the page of the legs to the file name.
@@ -107,13 +113,14 @@ func WriteFile(name string, legs []record.Leg, opt Options) error {
 	return os.WriteFile(name, b.Bytes(), 0o644)
 }
 
-// Build computes the page's content.
+// Build computes the page's content, its texts in opt.P's language.
 func Build(legs []record.Leg, opt Options) (*Report, error) {
+	say := words.Words{P: opt.P}
 	r := &Report{Title: opt.Title}
 	if r.Title == "" {
-		r.Title = fmt.Sprintf("Othello: %d legs", len(legs))
+		r.Title = say.T("review.titleLegs", len(legs))
 		if len(legs) == 1 {
-			r.Title = "Othello: " + legs[0].Players[0].Name + " – " + legs[0].Players[1].Name
+			r.Title = say.T("review.title", legs[0].Players[0].Name, legs[0].Players[1].Name)
 		}
 	}
 	limit := opt.ViewerLegs
@@ -136,7 +143,7 @@ func Build(legs []record.Leg, opt Options) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("leg %d: %w", i+1, err)
 		}
-		text := describe(l)
+		text := describe(say, l)
 		r.List = append(r.List, LegRow{N: i + 1, Text: text})
 		if res := l.Result; res != nil && res.Reason != record.ReasonAbandoned {
 			for c := range 2 {
@@ -162,7 +169,7 @@ func Build(legs []record.Leg, opt Options) (*Report, error) {
 			r.Omitted++
 			continue
 		}
-		viewer = append(viewer, viewerOf(l, rp, text))
+		viewer = append(viewer, viewerOf(say, l, rp, text))
 	}
 	for _, n := range order {
 		r.Players = append(r.Players, *rows[n])
@@ -175,27 +182,41 @@ func Build(legs []record.Leg, opt Options) (*Report, error) {
 	return r, nil
 }
 
-func describe(l *record.Leg) string {
-	s := fmt.Sprintf("%s, %s start: %s (black) – %s (white)", l.Mode, l.Start, l.Players[0].Name, l.Players[1].Name)
+// describe is a leg in a line: its mode, start, players, match and
+// result.
+func describe(say words.Words, l *record.Leg) string {
+	s := say.T("review.leg", l.Mode, say.T("review.start."+startKey(l.Start)), l.Players[0].Name, l.Players[1].Name)
 	if l.Match != "" {
-		s += fmt.Sprintf(", match %s leg %d", l.Match, l.LegNo+1)
+		s += say.T("review.match", l.Match, l.LegNo+1)
 	}
 	if res := l.Result; res != nil {
-		s += fmt.Sprintf(": %d–%d, %s (%s)", res.Black, res.White, winnerText(res.Winner), res.Reason)
-	} else {
-		s += fmt.Sprintf(": unfinished after %d moves", len(l.Moves))
+		return say.T("review.ended", s, resultText(say, res))
 	}
-	return s
+	return say.T("review.unfinished", s, len(l.Moves))
 }
 
-func winnerText(w string) string {
-	if w == "draw" {
-		return "a draw"
+// startKey is a record's start as a catalogue names it.
+func startKey(start string) string {
+	switch start {
+	case record.StartXOT, record.StartRandom:
+		return start
 	}
-	return w + " won"
+	return record.StartInitial
 }
 
-func viewerOf(l *record.Leg, rp *record.Replay, text string) viewerLeg {
+// resultText is "34–30, black won (end)".
+func resultText(say words.Words, res *record.Result) string {
+	who := say.T("review.draw")
+	switch res.Winner {
+	case "black":
+		who = say.T("review.won", say.Disc(othello.Black))
+	case "white":
+		who = say.T("review.won", say.Disc(othello.White))
+	}
+	return say.T("review.result", res.Black, res.White, who, say.Reason(res.Reason))
+}
+
+func viewerOf(say words.Words, l *record.Leg, rp *record.Replay, text string) viewerLeg {
 	size := rp.Mode.Size()
 	v := viewerLeg{Title: text, Size: size, Players: [2]string{l.Players[0].Name, l.Players[1].Name}, Script: l.Transcript()}
 	for _, st := range rp.States {
@@ -222,7 +243,7 @@ func viewerOf(l *record.Leg, rp *record.Replay, text string) viewerLeg {
 		v.Evals = append(v.Evals, e)
 	}
 	if res := l.Result; res != nil {
-		v.Result = fmt.Sprintf("%d–%d, %s (%s)", res.Black, res.White, winnerText(res.Winner), res.Reason)
+		v.Result = resultText(say, res)
 	}
 	return v
 }

@@ -1,9 +1,18 @@
 // The leg viewer: steps through a recorded Othello leg move by move.
 // DATA holds each leg's boards (computed by the server: the page holds no
 // rules), its moves, the legal squares of each position and the engines'
-// score and depth for each of their moves.
+// score and depth for each of their moves. TEXTS are its words in the
+// page's language.
 (function () {
   "use strict";
+  var TX = typeof TEXTS === "object" && TEXTS ? TEXTS : {};
+  // T is TEXTS[key] with its %d, %s and %[n]s filled with the arguments.
+  function T(key) {
+    var args = Array.prototype.slice.call(arguments, 1), i = 0;
+    return (key in TX ? TX[key] : key).replace(/%(?:\[(\d+)\])?[sdv%]/g, function (m, n) {
+      return m === "%%" ? "%" : String(args[n ? Number(n) - 1 : i++]);
+    });
+  }
   var legs = Array.isArray(DATA) ? DATA : [];
   var el = function (id) { return document.getElementById(id); };
   var st = { l: 0, i: 0 };
@@ -12,6 +21,8 @@
 
   function leg() { return legs[st.l]; }
   function sqName(sq, n) { return String.fromCharCode(97 + sq % n) + (Math.floor(sq / n) + 1); }
+  function moveName(m) { return m === "pass" ? T("pass") : m; }
+  function disc(c) { return c === 1 ? T("black") : T("white"); }
   function svg(tag, attrs) {
     var e = document.createElementNS(SVG, tag);
     for (var k in attrs) { e.setAttribute(k, attrs[k]); }
@@ -33,20 +44,20 @@
     ol.textContent = "";
     g.moves.forEach(function (m, i) {
       var li = document.createElement("li");
-      li.textContent = (i + 1) + ". " + m + (g.evals[i] ? " (" + fmt(g.evals[i]) + ")" : "");
+      li.textContent = (i + 1) + ". " + moveName(m) + (g.evals[i] ? " (" + fmt(g.evals[i]) + ")" : "");
       li.className = g.movers[i] === 1 ? "black" : "white";
-      li.title = (g.movers[i] === 1 ? "black" : "white") + ", " + g.ms[i] + " ms";
+      li.title = T("moveTitle", disc(g.movers[i]), g.ms[i]);
       li.addEventListener("click", function () { st.i = i + 1; render(); });
       ol.appendChild(li);
     });
     el("transcript").value = g.transcript;
-    el("result").textContent = g.result ? "Result: " + g.result : "Unfinished.";
+    el("result").textContent = g.result ? T("result", g.result) : T("unfinished");
     curve();
   }
 
   function fmt(e) {
     var s = (e.black > 0 ? "+" : "") + e.black.toFixed(Number.isInteger(e.black) ? 0 : 1);
-    return s + (e.exact ? " exact" : " d" + e.depth);
+    return e.exact ? T("exact", s) : T("depth", s, e.depth);
   }
 
   function render() {
@@ -62,13 +73,13 @@
       if (name === last) { cls += " last"; }
       if (legal[name] && st.i < n) { cls += " legal"; }
       cells[sq].className = cls;
-      cells[sq].setAttribute("aria-label", name + ": " + (ch === "x" ? "black" : ch === "o" ? "white" : ch === "#" ? "blocked" : "empty"));
+      cells[sq].setAttribute("aria-label", T("square", name, ch === "x" ? T("black") : ch === "o" ? T("white") : ch === "#" ? T("blocked") : T("empty")));
     }
-    el("counts").textContent = "black " + x + " – white " + o;
-    el("step-label").textContent = st.i === 0 ? "start" : "move " + st.i + " of " + n + ": " + (g.movers[st.i - 1] === 1 ? "black " : "white ") + last;
+    el("counts").textContent = T("counts", x, o);
+    el("step-label").textContent = st.i === 0 ? T("start") : T("step", st.i, n, disc(g.movers[st.i - 1]), moveName(last));
     var pass = el("pass-banner");
     pass.hidden = last !== "pass";
-    if (last === "pass") { pass.textContent = (g.movers[st.i - 1] === 1 ? "Black" : "White") + " passes: no legal move."; }
+    if (last === "pass") { pass.textContent = g.movers[st.i - 1] === 1 ? T("passBlack") : T("passWhite"); }
     var items = el("moves").children;
     for (var k = 0; k < items.length; k++) { items[k].classList.toggle("now", k === st.i - 1); }
     var cur = el("curve").querySelector(".cursor");

@@ -30,31 +30,32 @@ func (t *Table) Act(v table.Viewer, seq int, raw []byte) error {
 	if err := problem.DecodeStrict(raw, &a); err != nil {
 		return err
 	}
+	r := readerOf(v)
 	if a.Control != "" {
 		if t.s.watch && v.Seat != table.Host {
-			return table.NotYours("pause, step and speed belong to whoever set the match up")
+			return table.NotYours("%s", r.T("err.controls"))
 		}
-		return t.control(a)
+		return t.control(a, r)
 	}
 	if v.Seat.Watching() {
-		return table.NotYours("a watcher decides nothing: the person at the board does")
+		return table.NotYours("%s", r.T("err.watcher"))
 	}
 	t.mu.Lock()
 	if seq != t.seq {
 		defer t.mu.Unlock()
-		return table.ErrStale(seq, t.seq)
+		return problem.New(problem.Stale, "%s", r.T("err.stale", seq, t.seq))
 	}
 	l := t.askedOf(v.Seat)
 	if l == nil {
 		t.mu.Unlock()
-		return table.Illegal([]MoveAction{}, "it is not your move")
+		return table.Illegal([]MoveAction{}, "%s", r.T("err.notYourMove"))
 	}
 	size := t.s.mode.Size()
 	legal := l.st.LegalMoves()
 	sq, err := othello.ParseSquare(a.Move, size)
 	if err != nil || !slices.Contains(legal, sq) {
 		t.mu.Unlock()
-		return table.Illegal(squareNames(legal, size), "%q is not one of your moves", a.Move)
+		return table.Illegal(squareNames(legal, size), "%s", r.T("err.notLegal", a.Move))
 	}
 	l.asked.move <- sq
 	l.asked = nil
@@ -63,12 +64,12 @@ func (t *Table) Act(v table.Viewer, seq int, raw []byte) error {
 	select {
 	case <-moved:
 	case <-t.ctx.Done():
-		return problem.New(problem.Unavailable, "the table was closed")
+		return problem.New(problem.Unavailable, "%s", r.T("err.closed"))
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(l.rec.Moves) == n {
-		return table.Illegal([]string{}, "your clock ran out")
+		return table.Illegal([]string{}, "%s", r.T("err.clock"))
 	}
 	return nil
 }
@@ -92,12 +93,12 @@ func squareNames(sqs []int, size int) []string {
 	return out
 }
 
-func (t *Table) control(a Action) error {
+func (t *Table) control(a Action, r reader) error {
 	if !t.s.watch {
-		return table.Illegal([]string{}, "control %q: only a watched match has controls", a.Control)
+		return table.Illegal([]string{}, "%s", r.T("err.noControls", a.Control))
 	}
 	t.mu.Lock()
-	err := t.controlLocked(a)
+	err := t.controlLocked(a, r)
 	if err == nil {
 		t.seq++
 	}
@@ -108,27 +109,28 @@ func (t *Table) control(a Action) error {
 	return err
 }
 
-// controlLocked applies a watch control. Called with t.mu held.
-func (t *Table) controlLocked(a Action) error {
+// controlLocked applies a watch control; a refusal is written for r.
+// Called with t.mu held.
+func (t *Table) controlLocked(a Action, r reader) error {
 	switch a.Control {
 	case "pause":
 		t.changeControls(func() { t.paused = true })
-		t.sayLocked(func(table.Seat) string { return "Paused" })
+		t.sayLocked(func(r reader) string { return r.T("log.paused") })
 	case "resume":
 		t.changeControls(func() { t.paused, t.steps = false, 0 })
-		t.sayLocked(func(table.Seat) string { return "Resumed" })
+		t.sayLocked(func(r reader) string { return r.T("log.resumed") })
 	case "step":
 		if !t.paused {
-			return table.Illegal([]string{"pause"}, "step: pause first")
+			return table.Illegal([]string{"pause"}, "%s", r.T("err.pauseFirst"))
 		}
 		t.changeControls(func() { t.steps++ })
 	case "speed":
 		if a.Ms == nil || *a.Ms < 0 || *a.Ms > maxPaceMs {
-			return problem.Impossiblef("speed: ms must be 0 … %d", maxPaceMs)
+			return problem.Impossiblef("%s", r.T("err.speed", maxPaceMs))
 		}
 		t.changeControls(func() { t.pace = time.Duration(*a.Ms) * time.Millisecond })
 	default:
-		return table.Illegal([]string{"pause", "resume", "step", "speed"}, "unknown control %q", a.Control)
+		return table.Illegal([]string{"pause", "resume", "step", "speed"}, "%s", r.T("err.control", a.Control))
 	}
 	return nil
 }

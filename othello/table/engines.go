@@ -2,17 +2,56 @@ package table
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/botarena/gamebot/internal/spec"
 	"github.com/botarena/gamebot/othello/players"
+	"github.com/botarena/gamebot/othello/words"
 )
 
 // EngineSpec is an engine a table may seat: its id in the setup form,
 // its title for people, and the player (othello/players) it is.
 type EngineSpec struct {
-	ID     string
-	Title  string
+	ID string
+	// Title is the engine's name in English, as records name it.
+	Title string
+	// Key and Args write the title in a reader's language (an
+	// othello/words key, "engine.level", with its arguments: ints and
+	// strings); an engine without one is its Title in every language.
+	Key    string
+	Args   []any
 	Player players.Player
+}
+
+// TitleIn is the engine's title in w's language.
+func (e *EngineSpec) TitleIn(w words.Words) string {
+	if e.Key == "" {
+		return e.Title
+	}
+	return w.T(e.Key, e.Args...)
+}
+
+// option is the engine's entry in the setup form's menus, written as
+// the hub's page template reads it: the title is a t action, so that
+// each language's page names the engine in its words, and the id and
+// any text are template literals, so that the hub's template escapes
+// them like any other value.
+func (e *EngineSpec) option() string {
+	title := "{{" + strconv.Quote(e.Title) + "}}"
+	if e.Key != "" {
+		args := []string{strconv.Quote(words.Prefix + "." + e.Key)}
+		for _, a := range e.Args {
+			switch a := a.(type) {
+			case int:
+				args = append(args, strconv.Itoa(a))
+			default:
+				args = append(args, strconv.Quote(fmt.Sprint(a)))
+			}
+		}
+		title = "{{t " + strings.Join(args, " ") + "}}"
+	}
+	return `<option value="{{` + strconv.Quote(e.ID) + `}}">` + title + `</option>`
 }
 
 // levels are our engine's strengths at a table, weakest first, as
@@ -40,12 +79,13 @@ func OurEngines() []EngineSpec {
 		if err != nil {
 			panic(fmt.Sprintf("othello table: level %d: %v", n, err))
 		}
-		title := fmt.Sprintf("gamebot, level %d (depth %d)", n, p.Engine.MaxDepth)
+		e := EngineSpec{ID: fmt.Sprintf("gamebot-%d", n), Key: "engine.level", Args: []any{n, p.Engine.MaxDepth}, Player: p}
 		if p.Engine.MaxDepth == 0 {
-			title = fmt.Sprintf("gamebot, level %d (full strength: the clock, or %s a move)", n, players.UntimedMoveTime)
+			e.Key, e.Args = "engine.full", []any{n, int(players.UntimedMoveTime.Seconds())}
 		}
-		p.Name = title
-		out = append(out, EngineSpec{ID: fmt.Sprintf("gamebot-%d", n), Title: title, Player: p})
+		e.Title = e.TitleIn(words.Words{})
+		e.Player.Name = e.Title
+		out = append(out, e)
 	}
 	return out
 }
@@ -66,9 +106,10 @@ func ParseEngine(text string) (EngineSpec, error) {
 	if err != nil {
 		return EngineSpec{}, fmt.Errorf("%w: %v", bad, err)
 	}
-	title := sp.Label + " (JSON-line engine)"
+	e := EngineSpec{ID: sp.Label, Key: "engine.jsonline", Args: []any{sp.Label}, Player: p}
 	if p.Kind == players.KindNBoard {
-		title = sp.Label + " (NBoard engine, std only)"
+		e.Key = "engine.nboard"
 	}
-	return EngineSpec{ID: sp.Label, Title: title, Player: p}, nil
+	e.Title = e.TitleIn(words.Words{})
+	return e, nil
 }

@@ -1,10 +1,12 @@
 // The Othello table: draws the view the server sends (boards, clocks,
 // the squares the person may play, the controls the view offers) and
 // sends the person's moves. The server's rules decide; the page only
-// marks what the view offers.
+// marks what the view offers. Its words are the page's language's
+// (Kit.t); the server writes the log, the titles and the results.
 "use strict";
 (() => {
   const { el, $ } = Kit;
+  const T = (k, ...a) => Kit.t("othello.js." + k, ...a);
   let built = "", focus = 0, got = 0, lastView = null;
 
   const setup = $("#setup-form");
@@ -67,7 +69,7 @@
   function play(li, name) {
     const leg = lastView && lastView.legs[li];
     if (!leg || !(leg.legal || []).includes(name)) {
-      Kit.say(name + " is not one of your moves now.", true);
+      Kit.say(T("notYours", name), true);
       return;
     }
     Kit.act({ move: name });
@@ -95,12 +97,12 @@
     const legal = new Set(leg.legal || []);
     for (const b of board.querySelectorAll("button.sq")) {
       const c = leg.cells[Number(b.dataset.i)];
-      let cls = "sq", what = "empty";
-      if (c === "x") { cls += " x"; what = "black"; } else if (c === "o") { cls += " o"; what = "white"; } else if (c === "#") { cls += " blocked"; what = "blocked"; }
-      if (b.dataset.sq === leg.last) cls += " last";
-      if (legal.has(b.dataset.sq)) { cls += " legal"; what += ", your move"; }
+      let cls = "sq", what = T("empty");
+      if (c === "x") { cls += " x"; what = T("black"); } else if (c === "o") { cls += " o"; what = T("white"); } else if (c === "#") { cls += " blocked"; what = T("blocked"); }
+      if (legal.has(b.dataset.sq)) { cls += " legal"; what = T("yourMove", what); }
+      if (b.dataset.sq === leg.last) { cls += " last"; what = T("lastMove", what); }
       b.className = cls;
-      b.setAttribute("aria-label", `${b.dataset.sq}: ${what}${b.dataset.sq === leg.last ? ", last move" : ""}`);
+      b.setAttribute("aria-label", T("square", b.dataset.sq, what));
     }
     for (const c of [1, 2]) {
       const p = leg.players[c - 1];
@@ -119,12 +121,17 @@
   }
 
   function render(v) {
+    const was = lastView;
     lastView = v;
     got = performance.now();
     document.body.dataset.mode = v.mode;
     if (built !== v.legs.length + "x" + v.size) build(v);
     let mine = -1;
     v.legs.forEach((leg, li) => { if (drawLeg(v, leg, li)) mine = li; });
+    // The sound switch's sounds (off unless the person turns them on):
+    // a disc placed, and the person's turn.
+    const discs = (w) => (w ? w.legs.reduce((n, l) => n + l.cells.replace(/[^xo]/g, "").length, 0) : 0);
+    if (was && discs(v) > discs(was)) Kit.sound(mine >= 0 ? "turn" : "move");
     document.body.dataset.turn = mine >= 0 ? "you" : v.over ? "over" : "wait";
     if (mine >= 0 && $(`#sq-${mine}-${sqName(focus, v.size)}`)) roving(mine);
     $("#game").textContent = v.game || "";
@@ -134,7 +141,7 @@
     $("#move-form").hidden = !v.play;
     $("#watch-controls").hidden = !v.controls;
     if (v.controls) {
-      $("#pause").textContent = v.paused ? "Resume (P)" : "Pause (P)";
+      $("#pause").textContent = v.paused ? T("resume") : T("pause");
       $("#step").disabled = !v.paused;
       if (document.activeElement !== $("#speed")) $("#speed").value = String(v.speed);
     }

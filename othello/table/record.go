@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/botarena/gamebot/internal/table"
+	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/report"
+	"github.com/botarena/gamebot/othello/words"
 )
 
 // legsLocked copies the records. Called with t.mu held.
@@ -45,13 +46,27 @@ func (t *Table) fileName() string {
 	return fmt.Sprintf("othello-%s-%s.jsonl", t.created.UTC().Format("20060102-150405"), strings.ToLower(id))
 }
 
-// Review implements table.Reviewer: the viewer of the legs so far.
-func (t *Table) Review() ([]byte, error) {
+// Review implements table.Reviewer: the viewer of the legs so far, in
+// p's language. Anyone with a link to the table may read it: its persons
+// are named as the record names them ("you", the creator, and
+// "friend"), its engines by their titles in p's language.
+func (t *Table) Review(p *i18n.Printer) ([]byte, error) {
+	w := words.Words{P: p}
 	t.mu.Lock()
 	legs := t.legsLocked()
+	for i, l := range t.legs {
+		for c, s := range l.seats {
+			switch {
+			case s.seat != 0:
+				legs[i].Players[c].Name = w.T("review.person." + s.name)
+			case s.spec != nil:
+				legs[i].Players[c].Name = s.spec.TitleIn(w) + s.tag
+			}
+		}
+	}
 	t.mu.Unlock()
 	var b bytes.Buffer
-	if err := report.Write(&b, legs, report.Options{Tool: "gamebot play"}); err != nil {
+	if err := report.Write(&b, legs, report.Options{Tool: "gamebot play", P: p}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -70,6 +85,6 @@ func (t *Table) writeRecord() {
 		record.Append(&b, &rec)
 	}
 	if err := os.WriteFile(filepath.Join(t.env.Records, t.fileName()), b.Bytes(), 0o644); err != nil {
-		t.sayLocked(func(table.Seat) string { return fmt.Sprintf("The record could not be written: %v", err) })
+		t.sayLocked(func(r reader) string { return r.T("log.noRecord", err) })
 	}
 }

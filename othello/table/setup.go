@@ -10,6 +10,7 @@ import (
 	"github.com/botarena/gamebot/othello"
 	"github.com/botarena/gamebot/othello/match"
 	"github.com/botarena/gamebot/othello/record"
+	"github.com/botarena/gamebot/othello/words"
 )
 
 // Options are the setup form's fields.
@@ -39,7 +40,8 @@ const (
 	maxThink = 10 * time.Second
 )
 
-// opponentPerson is the opponent that keeps the other colour for a person.
+// opponentPersons are the opponents that keep the other colour for a
+// person.
 var opponentPersons = []string{"person", "friend"}
 
 // setup is a checked Options: the position to start from and who sits
@@ -60,24 +62,29 @@ type setup struct {
 	you   int // the creator's colour (0: watching)
 }
 
-// check reads the setup; a problem names the setting and what may be
-// chosen (400).
-func (o *Options) check(cfg *Config) (*setup, error) {
+// invalid is a setup the table cannot play: 400 naming the setting and
+// what may be chosen, in w's language ("setup.KEY").
+func invalid(w words.Words, key string, args ...any) error {
+	return problem.Malformedf("%s", w.T("setup."+key, args...))
+}
+
+// check reads the setup; a refusal says why in w's language.
+func (o *Options) check(cfg *Config, w words.Words) (*setup, error) {
 	s := &setup{Options: *o, pace: defaultPace, startAs: o.Start}
 	var err error
 	if s.mode, err = othello.ParseMode(o.Mode); err != nil {
-		return nil, problem.Malformedf("mode: %v", err)
+		return nil, invalid(w, "mode", o.Mode)
 	}
 	switch o.Clock {
 	case "", "none":
 	case "flipsight":
 		s.clock = FlipSightClock
 	default:
-		return nil, problem.Malformedf("clock %q: want none or flipsight", o.Clock)
+		return nil, invalid(w, "clock", o.Clock)
 	}
 	if o.Pace != nil {
 		if *o.Pace < 0 || *o.Pace > maxPaceMs {
-			return nil, problem.Malformedf("pace %d: want 0 … %d ms", *o.Pace, maxPaceMs)
+			return nil, invalid(w, "pace", *o.Pace, maxPaceMs)
 		}
 		s.pace = time.Duration(*o.Pace) * time.Millisecond
 	}
@@ -86,7 +93,7 @@ func (o *Options) check(cfg *Config) (*setup, error) {
 		seed = rand.Uint64()
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x07e1))
-	if s.start, s.opening, err = startOf(s.mode, o.Start, cfg.Openings, rng); err != nil {
+	if s.start, s.opening, err = startOf(s.mode, o.Start, cfg.Openings, rng, w); err != nil {
 		return nil, err
 	}
 	if s.startAs == "" {
@@ -95,18 +102,18 @@ func (o *Options) check(cfg *Config) (*setup, error) {
 	s.matchID = int64(rng.Uint32())
 	switch o.Table {
 	case "", "play":
-		err = s.seatPlay(cfg, rng)
+		err = s.seatPlay(cfg, rng, w)
 	case "watch":
-		err = s.seatWatch(cfg)
+		err = s.seatWatch(cfg, w)
 	default:
-		err = problem.Malformedf("table %q: want play or watch", o.Table)
+		err = invalid(w, "table", o.Table)
 	}
 	return s, err
 }
 
 // seatPlay seats the creator at their colour against an engine or a
 // person.
-func (s *setup) seatPlay(cfg *Config, rng *rand.Rand) error {
+func (s *setup) seatPlay(cfg *Config, rng *rand.Rand, w words.Words) error {
 	s.you = othello.Black
 	switch s.Colour {
 	case "", "black":
@@ -115,12 +122,12 @@ func (s *setup) seatPlay(cfg *Config, rng *rand.Rand) error {
 	case "random":
 		s.you = othello.Black + rng.IntN(2)
 	default:
-		return problem.Malformedf("colour %q: want black, white or random", s.Colour)
+		return invalid(w, "colour", s.Colour)
 	}
 	var other *EngineSpec
 	if !isPerson(s.Opponent) {
 		var err error
-		if other, err = cfg.find("opponent", s.Opponent); err != nil {
+		if other, err = cfg.find("opponent", s.Opponent, w); err != nil {
 			return err
 		}
 	}
@@ -134,13 +141,13 @@ func (s *setup) seatPlay(cfg *Config, rng *rand.Rand) error {
 
 // seatWatch seats FlipSight's match: both legs from the same start,
 // colours swapped, played at the same time.
-func (s *setup) seatWatch(cfg *Config) error {
+func (s *setup) seatWatch(cfg *Config, w words.Words) error {
 	s.watch = true
-	a, err := cfg.find("a", s.A)
+	a, err := cfg.find("a", s.A, w)
 	if err != nil {
 		return err
 	}
-	b, err := cfg.find("b", s.B)
+	b, err := cfg.find("b", s.B, w)
 	if err != nil {
 		return err
 	}
@@ -157,8 +164,9 @@ func isPerson(opponent string) bool {
 	return false
 }
 
-// find is the engine id names ("": the first).
-func (cfg *Config) find(field, id string) (*EngineSpec, error) {
+// find is the engine id names ("": the first); a refusal names the
+// setup's field (opponent, a, b) as the form does, in w's language.
+func (cfg *Config) find(field, id string, w words.Words) (*EngineSpec, error) {
 	if id == "" {
 		return &cfg.Engines[0], nil
 	}
@@ -174,21 +182,21 @@ func (cfg *Config) find(field, id string) (*EngineSpec, error) {
 	if field == "opponent" {
 		ids = append(ids, opponentPersons[0])
 	}
-	return nil, problem.Malformedf("%s %q: want one of %s", field, id, strings.Join(ids, ", "))
+	return nil, invalid(w, "engine", w.T("setup.field."+field), id, strings.Join(ids, ", "))
 }
 
 // startOf is the leg's start: the initial position, an XOT-style opening
 // (std only) or FlipSight's random one.
-func startOf(mode othello.Mode, start string, openings [][]int, rng *rand.Rand) (*othello.State, []int, error) {
+func startOf(mode othello.Mode, start string, openings [][]int, rng *rand.Rand, w words.Words) (*othello.State, []int, error) {
 	switch start {
 	case "", record.StartInitial:
 		return othello.NewState(mode), nil, nil
 	case record.StartXOT:
 		if mode != othello.Std {
-			return nil, nil, problem.Malformedf("start xot: the XOT openings are std openings (mode %s: use initial or random)", mode)
+			return nil, nil, invalid(w, "xot", mode.String())
 		}
 		if len(openings) == 0 {
-			return nil, nil, problem.Impossiblef("start xot: no openings")
+			return nil, nil, problem.Impossiblef("%s", w.T("setup.noOpenings"))
 		}
 		moves := openings[rng.IntN(len(openings))]
 		st := othello.NewState(mode)
@@ -202,7 +210,7 @@ func startOf(mode othello.Mode, start string, openings [][]int, rng *rand.Rand) 
 		st, moves := match.RandomOpening(mode, rng)
 		return st, moves, nil
 	}
-	return nil, nil, problem.Malformedf("start %q: want initial, xot or random", start)
+	return nil, nil, invalid(w, "start", start)
 }
 
 // again is the setup of the next game at this table: the same, with the

@@ -19,8 +19,9 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"html/template"
+	"strings"
 	"sync"
+	"text/template"
 	"time"
 
 	"github.com/botarena/gamebot/internal/problem"
@@ -31,6 +32,7 @@ import (
 	"github.com/botarena/gamebot/othello/players"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/wire"
+	"github.com/botarena/gamebot/othello/words"
 )
 
 //go:embed page.html.tmpl
@@ -59,13 +61,19 @@ func Game(cfg Config) (*table.Game, error) {
 		cfg.Openings = openings.XOT()
 	}
 	// The engines' menus are written into the page here, between [[ ]],
-	// so that the page stays a template of the hub's own.
+	// as the hub's template actions (option), so that the page stays a
+	// template of the hub's own: the hub renders it in each language and
+	// escapes every value.
 	t, err := template.New("page").Delims("[[", "]]").Parse(pageSource)
 	if err != nil {
 		return nil, err
 	}
+	var menu strings.Builder
+	for i := range cfg.Engines {
+		menu.WriteString(cfg.Engines[i].option())
+	}
 	var page bytes.Buffer
-	if err := t.Execute(&page, struct{ Engines []EngineSpec }{cfg.Engines}); err != nil {
+	if err := t.Execute(&page, struct{ Engines string }{menu.String()}); err != nil {
 		return nil, err
 	}
 	return &table.Game{
@@ -109,7 +117,7 @@ type leg struct {
 	seats  [2]*seat // black, white
 	left   [2]time.Duration
 	turnAt time.Time // when the side to move started thinking
-	pass   string    // who passed last, until the next move
+	passed int       // the colour that passed last, until the next move
 	over   bool
 	asked  *ask          // the person's move the runner waits for
 	moved  chan struct{} // closed and replaced at each move and at the end
@@ -117,15 +125,12 @@ type leg struct {
 
 // seat is a side of a leg: a person's (seat > 0) or an engine.
 type seat struct {
-	name   string
+	name   string     // as the record names it, in English
 	kind   string     // record.Player.Kind
 	seat   table.Seat // the person's seat: 1 black, 2 white; 0: an engine
+	spec   *EngineSpec
+	tag    string // " (A)": which engine of a match between one engine's two copies
 	engine wire.Engine
-}
-
-type logLine struct {
-	n    int
-	text func(viewer table.Seat) string
 }
 
 func newTable(parent context.Context, cfg *Config, raw []byte, env table.Env) (*Table, table.Seating, error) {
@@ -133,7 +138,7 @@ func newTable(parent context.Context, cfg *Config, raw []byte, env table.Env) (*
 	if err := problem.DecodeStrict(raw, &o); err != nil {
 		return nil, table.Seating{}, err
 	}
-	s, err := o.check(cfg)
+	s, err := o.check(cfg, words.Words{P: env.P})
 	if err != nil {
 		return nil, table.Seating{}, err
 	}
@@ -154,12 +159,12 @@ func newTable(parent context.Context, cfg *Config, raw []byte, env table.Env) (*
 	}
 	for c, st := range t.legs[0].seats {
 		if st.seat != 0 && st.seat != seating.Creator {
-			seating.Others = append(seating.Others, table.Place{Seat: st.seat, Name: colourTitle(c + 1)})
+			seating.Others = append(seating.Others, table.Place{Seat: st.seat, Name: words.Words{P: env.P}.Side(c + 1)})
 		}
 	}
 	l0 := t.legs[0]
-	t.sayLocked(func(v table.Seat) string {
-		return fmt.Sprintf("%s, %s: %s (black) against %s (white)%s", s.mode, startText(s.startAs), l0.seats[0].nameFor(v), l0.seats[1].nameFor(v), clockNote(s.clock))
+	t.sayLocked(func(r reader) string {
+		return r.T("log.start", r.Mode(s.mode), r.Start(s.startAs), l0.seats[0].nameFor(r), l0.seats[1].nameFor(r), r.Clock(s.clock))
 	})
 	t.ctx, t.cancel = context.WithCancel(parent)
 	for _, l := range t.legs {
@@ -187,11 +192,12 @@ func (t *Table) newLeg(no int, specs [2]*EngineSpec) (*leg, error) {
 		if err != nil {
 			return l, fmt.Errorf("starting %s: %w", spec.Title, err)
 		}
-		l.seats[c] = &seat{name: spec.Title, kind: spec.Player.Kind, engine: e}
+		l.seats[c] = &seat{name: spec.Title, kind: spec.Player.Kind, spec: spec, engine: e}
 	}
 	if s.watch && specs[0] == specs[1] {
-		l.seats[no].name += " (A)"
-		l.seats[1-no].name += " (B)"
+		l.seats[no].tag, l.seats[1-no].tag = " (A)", " (B)"
+		l.seats[no].name += l.seats[no].tag
+		l.seats[1-no].name += l.seats[1-no].tag
 	}
 	l.rec = t.newRecord(no, l.seats)
 	return l, nil
@@ -238,14 +244,12 @@ func (t *Table) moved(l *leg, m record.Move, after *othello.State) {
 			l.left[c-1] = time.Duration(*m.RemainingMs) * time.Millisecond
 		}
 		l.turnAt = time.Now()
-		l.pass = ""
+		l.passed = 0
 		if m.Move == "pass" {
-			l.pass = colourTitle(c) + " has no legal move and passes."
-			t.sayLocked(func(v table.Seat) string {
-				return fmt.Sprintf("%s%s passes: no legal move", t.legPrefix(l), l.sideName(c, v))
-			})
+			l.passed = c
+			t.sayLocked(func(r reader) string { return t.ofLeg(l, r, r.T("log.pass", l.sideName(c, r))) })
 		} else {
-			t.sayLocked(func(v table.Seat) string { return fmt.Sprintf("%s%s %s", t.legPrefix(l), l.sideName(c, v), m.Move) })
+			t.sayLocked(func(r reader) string { return t.ofLeg(l, r, r.T("log.move", l.sideName(c, r), m.Move)) })
 		}
 		l.signal()
 	})
@@ -258,20 +262,20 @@ func (t *Table) ended(l *leg, res match.Leg) {
 		r := res.Outcome(t.s.mode)
 		l.over = true
 		l.rec.Result = &r
-		if res.Failed != 0 {
-			c := res.Failed
-			if res.Failure == match.FailTimeout {
+		if c := res.Failed; c != 0 {
+			// Said by its kind: the detail is the runner's, in English,
+			// and may quote what an engine sent.
+			key := "log.failed"
+			switch res.Failure {
+			case match.FailTimeout:
 				l.left[c-1] = 0
-				t.sayLocked(func(v table.Seat) string {
-					return fmt.Sprintf("%s%s ran out of time", t.legPrefix(l), l.sideName(c, v))
-				})
-			} else {
-				t.sayLocked(func(v table.Seat) string {
-					return fmt.Sprintf("%s%s failed: %s", t.legPrefix(l), l.sideName(c, v), res.FailureDetail)
-				})
+				key = "log.timeout"
+			case match.FailIllegal:
+				key = "log.illegal"
 			}
+			t.sayLocked(func(r reader) string { return t.ofLeg(l, r, r.T(key, l.sideName(c, r))) })
 		}
-		t.sayLocked(func(v table.Seat) string { return t.legPrefix(l) + l.resultFor(v) })
+		t.sayLocked(func(r reader) string { return t.ofLeg(l, r, l.resultFor(r)) })
 		l.signal()
 		if t.allOver() {
 			t.writeRecord()
@@ -294,16 +298,6 @@ func (t *Table) update(f func()) {
 	t.seq++
 	t.mu.Unlock()
 	t.env.Notify()
-}
-
-// sayLocked adds a line to the log, written for each viewer when a view
-// is made. Called with t.mu held.
-func (t *Table) sayLocked(text func(table.Seat) string) {
-	t.logN++
-	t.log = append(t.log, logLine{n: t.logN, text: text})
-	if len(t.log) > 40 {
-		t.log = t.log[len(t.log)-40:]
-	}
 }
 
 func (t *Table) allOver() bool {

@@ -1,14 +1,11 @@
 package table
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/botarena/gamebot/internal/i18n"
 	"github.com/botarena/gamebot/internal/table"
-	"github.com/botarena/gamebot/othello"
-	"github.com/botarena/gamebot/othello/record"
 )
 
 // View is what the page of a seat draws: the whole position (Othello
@@ -69,24 +66,24 @@ type PlayerView struct {
 func (t *Table) View(v table.Viewer) (int, any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := t.s
-	view := View{Mode: s.mode.String(), Game: t.gameText(), Size: s.mode.Size(), Watch: s.watch,
+	s, r := t.s, readerOf(v)
+	view := View{Mode: s.mode.String(), Game: t.gameText(r), Size: s.mode.Size(), Watch: s.watch,
 		Paused: t.paused, Speed: t.pace.Milliseconds(), Over: t.allOver()}
 	view.Controls = s.watch && v.Seat == table.Host && !view.Over
 	if !v.Seat.Watching() {
 		view.You, view.Play = int(v.Seat), !view.Over
 	}
 	for _, l := range t.log {
-		view.Log = append(view.Log, LogLine{N: l.n, Text: l.text(v.Seat)})
+		view.Log = append(view.Log, LogLine{N: l.n, Text: l.text(r)})
 	}
 	var results []string
 	for _, l := range t.legs {
-		view.Legs = append(view.Legs, t.legView(l, v.Seat))
+		view.Legs = append(view.Legs, t.legView(l, r))
 		if l.over {
-			results = append(results, t.legPrefix(l)+l.resultFor(v.Seat))
+			results = append(results, t.ofLeg(l, r, l.resultFor(r)))
 		}
 	}
-	view.Headline = t.headline(v.Seat, view.Over)
+	view.Headline = t.headline(r, view.Over)
 	if view.Over {
 		view.Result = strings.Join(results, " · ")
 		if v.Seat == t.creator {
@@ -96,12 +93,15 @@ func (t *Table) View(v table.Viewer) (int, any) {
 	return t.seq, view
 }
 
-// legView draws leg l for seat. Called with t.mu held.
-func (t *Table) legView(l *leg, seat table.Seat) LegView {
+// legView draws leg l for r. Called with t.mu held.
+func (t *Table) legView(l *leg, r reader) LegView {
 	size := t.s.mode.Size()
-	lv := LegView{Title: t.legTitle(l, seat), Cells: l.st.Picture(), Pass: l.pass, Over: l.over, Legal: []string{}}
+	lv := LegView{Title: t.legTitle(l, r), Cells: l.st.Picture(), Over: l.over, Legal: []string{}}
+	if l.passed != 0 {
+		lv.Pass = r.T("passes", r.Side(l.passed))
+	}
 	if l.over {
-		lv.Result = l.resultFor(seat)
+		lv.Result = l.resultFor(r)
 	} else {
 		lv.Turn = l.st.Turn
 	}
@@ -113,7 +113,7 @@ func (t *Table) legView(l *leg, seat table.Seat) LegView {
 	}
 	b, w := l.st.Discs()
 	for c := range 2 {
-		p := PlayerView{Name: l.seats[c].nameFor(seat), Discs: [2]int{b, w}[c]}
+		p := PlayerView{Name: l.seats[c].nameFor(r), Discs: [2]int{b, w}[c]}
 		if t.s.clock > 0 {
 			left := l.left[c]
 			running := !l.over && l.st.Turn == c+1
@@ -125,7 +125,7 @@ func (t *Table) legView(l *leg, seat table.Seat) LegView {
 		}
 		lv.Players[c] = p
 	}
-	if l.asked != nil && l.asked.seat == seat {
+	if l.asked != nil && l.asked.seat == r.seat {
 		lv.Legal = squareNames(l.st.LegalMoves(), size)
 	}
 	return lv
@@ -133,130 +133,45 @@ func (t *Table) legView(l *leg, seat table.Seat) LegView {
 
 // headline is the line that says whose turn it is. Called with t.mu
 // held.
-func (t *Table) headline(seat table.Seat, over bool) string {
+func (t *Table) headline(r reader, over bool) string {
 	switch {
 	case over:
-		return "Over."
-	case t.askedOf(seat) != nil:
-		return "Your move."
+		return r.T("headline.over")
+	case t.askedOf(r.seat) != nil:
+		return r.T("headline.you")
 	case t.s.watch && t.paused:
-		return "Paused."
+		return r.T("headline.paused")
 	}
 	for _, l := range t.legs {
 		if s := l.seats[l.st.Turn-1]; !l.over && s.seat != 0 {
-			return "Waiting for " + l.sideName(l.st.Turn, seat) + "…"
+			return r.T("headline.waitFor", l.sideName(l.st.Turn, r))
 		}
 	}
-	return "Waiting for the engine…"
+	return r.T("headline.engine")
 }
 
-// gameText names the game: the mode, the start, the clocks.
-func (t *Table) gameText() string {
-	return fmt.Sprintf("%s — %s, from %s%s", t.s.mode, modeTitles[t.s.mode], startText(t.s.startAs), clockNote(t.s.clock))
+// gameText names the game: the mode, what it is, the start, the clocks.
+func (t *Table) gameText(r reader) string {
+	s := t.s
+	return r.T("game", s.mode.String(), r.About(s.mode), r.Start(s.startAs), r.Clock(s.clock))
 }
 
-// modeTitles say what each mode is.
-var modeTitles = map[othello.Mode]string{
-	othello.Std:     "8×8 Othello",
-	othello.Anti:    "anti-Othello: fewer discs wins",
-	othello.Grand:   "10×10 Othello",
-	othello.Octagon: "10×10, 12 squares blocked",
-	othello.Reversi: "classic Reversi: the centre first, 32 discs each",
-}
-
-func startText(s string) string {
-	switch s {
-	case record.StartXOT:
-		return "an XOT-style opening"
-	case record.StartRandom:
-		return "FlipSight's random opening"
-	}
-	return "the initial position"
-}
-
-func clockNote(c time.Duration) string {
-	if c == 0 {
-		return ", no clocks"
-	}
-	return fmt.Sprintf(", %s a side", c)
-}
-
-func colourTitle(c int) string {
-	if c == othello.Black {
-		return "Black"
-	}
-	return "White"
-}
-
-// nameFor is the seat's name as viewer reads it: a person is "you" to
-// themselves.
-func (s *seat) nameFor(viewer table.Seat) string {
-	switch {
-	case s.seat == 0:
-		return s.name
-	case s.seat == viewer:
-		return "you"
-	case viewer.Watching():
-		return "a person"
-	}
-	return "your friend"
-}
-
-// sideName is "Black (gamebot, level 3 (depth 4))" as viewer reads it.
-func (l *leg) sideName(c int, viewer table.Seat) string {
-	return colourTitle(c) + " (" + l.seats[c-1].nameFor(viewer) + ")"
-}
-
-// resultFor is how the leg ended, as viewer reads it. Called with t.mu
-// held.
-func (l *leg) resultFor(viewer table.Seat) string {
-	r := l.rec.Result
-	if r == nil {
-		return ""
-	}
-	who := "a draw"
-	switch r.Winner {
-	case "black":
-		who = l.sideName(othello.Black, viewer) + " won"
-	case "white":
-		who = l.sideName(othello.White, viewer) + " won"
-	}
-	s := fmt.Sprintf("%d–%d: %s", r.Black, r.White, who)
-	if r.Reason != record.ReasonEnd {
-		s += " (" + r.Reason + ")"
-	}
-	return s
-}
-
-func (t *Table) legPrefix(l *leg) string {
-	if len(t.legs) == 1 {
-		return ""
-	}
-	return fmt.Sprintf("Leg %d: ", l.no+1)
-}
-
-func (t *Table) legTitle(l *leg, viewer table.Seat) string {
-	s := fmt.Sprintf("%s – %s", l.seats[0].nameFor(viewer), l.seats[1].nameFor(viewer))
-	if len(t.legs) > 1 {
-		s = fmt.Sprintf("Leg %d: %s", l.no+1, s)
-	}
-	return s
-}
-
-// Summary implements table.Table: the table as its creator reads it.
-func (t *Table) Summary(*i18n.Printer) table.Summary {
+// Summary implements table.Table: the table as its creator reads it, in
+// p's language.
+func (t *Table) Summary(p *i18n.Printer) table.Summary {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := table.Summary{Title: t.s.mode.String() + ": " + t.legTitle(t.legs[0], t.creator), Created: t.created, Over: t.allOver()}
+	r := t.creatorReader(p)
+	s := table.Summary{Title: r.T("lobby.title", r.Mode(t.s.mode), t.legTitle(t.legs[0], r)), Created: t.created, Over: t.allOver()}
 	s.Review = s.Over || len(t.legs[0].rec.Moves) > 0
 	if s.Over {
-		var r []string
+		var res []string
 		for _, l := range t.legs {
-			r = append(r, t.legPrefix(l)+l.resultFor(t.creator))
+			res = append(res, t.ofLeg(l, r, l.resultFor(r)))
 		}
-		s.Status = "over: " + strings.Join(r, " · ")
+		s.Status = r.T("lobby.over", strings.Join(res, " · "))
 	} else {
-		s.Status = fmt.Sprintf("move %d", len(t.legs[0].rec.Moves)+1)
+		s.Status = r.T("lobby.move", len(t.legs[0].rec.Moves)+1)
 	}
 	return s
 }
