@@ -476,15 +476,12 @@ func (h *Hub) review(logger *slog.Logger) http.HandlerFunc {
 			writeProblem(w, r, logger, err)
 			return
 		}
-		var page []byte
-		switch rv := at.Table.(type) {
-		case Reviewer:
-			page, err = rv.Review(printerOf(r))
-		case interface{ Review() ([]byte, error) }: // a review in English only
-			page, err = rv.Review()
-		default:
-			err = problem.New(problem.NotFound, "this game has no review page")
+		rv, ok := at.Table.(Reviewer)
+		if !ok {
+			writeProblem(w, r, logger, problem.New(problem.NotFound, "this game has no review page"))
+			return
 		}
+		page, err := rv.Review(printerOf(r))
 		if err != nil {
 			writeProblem(w, r, logger, err)
 			return
