@@ -1,10 +1,10 @@
 package bot
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/internal/handtest"
 )
 
 // TestEvaluateReference: evaluate, on Eva's trick counts, rates every
@@ -15,7 +15,7 @@ func TestEvaluateReference(t *testing.T) {
 		t.Skip("every hand of five cards")
 	}
 	bad := 0
-	hands(func(h giretra.Set) {
+	handtest.Each(func(h giretra.Set) {
 		for m := range giretra.Mode(6) {
 			for _, starter := range []bool{false, true} {
 				if got, want := evaluate(h, m, starter), referenceEvaluate(h, m, starter); got != want && bad < 10 {
@@ -25,30 +25,6 @@ func TestEvaluateReference(t *testing.T) {
 			}
 		}
 	})
-}
-
-// hands calls f with every hand of 5 cards and a sample of hands of every
-// other size.
-func hands(f func(giretra.Set)) {
-	var rec func(from int, h giretra.Set, left int)
-	rec = func(from int, h giretra.Set, left int) {
-		if left == 0 {
-			f(h)
-			return
-		}
-		for c := from; c <= 32-left; c++ {
-			rec(c+1, h|giretra.Card(c).Bit(), left-1)
-		}
-	}
-	rec(0, 0, 5)
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 200000 {
-		var h giretra.Set
-		for range 1 + r.IntN(8) {
-			h |= giretra.Card(r.IntN(32)).Bit()
-		}
-		f(h)
-	}
 }
 
 // referenceEvaluate is the bot's evaluate as it counted tricks itself.

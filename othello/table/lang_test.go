@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -109,21 +107,7 @@ func TestCatalogues(t *testing.T) {
 // callIn makes a request as a browser set to lang does (Accept-Language).
 func (c client) callIn(lang, method, path, body string) (int, []byte) {
 	c.t.Helper()
-	req, err := http.NewRequestWithContext(c.t.Context(), method, c.srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("Accept-Language", lang)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.srv.Client().Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return c.srv.CallIn(c.t, lang, method, path, body)
 }
 
 // viewIn is the view of token's seat in lang, once past after.

@@ -82,6 +82,26 @@ func (s *Server) Call(t testing.TB, method, path, body string) (int, []byte) {
 	return resp.StatusCode, b
 }
 
+// CallIn is Call from a browser set to lang (its Accept-Language).
+func (s *Server) CallIn(t testing.TB, lang, method, path, body string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, s.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Language", lang)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
 // Create sets a table of game up from its setup options and returns the
 // creator's token (the table's API is /play/api/tables/{token}).
 func (s *Server) Create(t testing.TB, game, options string) string {
