@@ -333,11 +333,6 @@ func (t *Table) whyNot(r reader, d *dealState, offers []giretra.Action) []string
 	return out
 }
 
-// offeredAction is offered for callers that only ask whether a is.
-func offeredAction(a giretra.Action, valid []giretra.Action) (giretra.Action, bool) {
-	return offered(a, valid)
-}
-
 // acceptedSinceAnnounce reports whether p accepted after the last
 // announcement (the engine then lets p accept, double or redouble only).
 func acceptedSinceAnnounce(bids []giretra.Action, p giretra.Position) bool {

@@ -40,9 +40,6 @@ type langChoice struct {
 	On   bool
 }
 
-// pages are a game's page (or the lobby) rendered in each language.
-type pages map[i18n.Lang]*template.Template
-
 // parsePage reads a page's template: html/template with the kit's frame
 // and t, the text of a key in the page's language (the language is bound
 // when the page is executed).
