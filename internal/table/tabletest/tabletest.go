@@ -66,30 +66,20 @@ func (s *Server) Sent() []Sent {
 // returns the status and the body.
 func (s *Server) Call(t testing.TB, method, path, body string) (int, []byte) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, s.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return s.CallIn(t, "", method, path, body)
 }
 
-// CallIn is Call from a browser set to lang (its Accept-Language).
+// CallIn is Call from a browser set to lang (its Accept-Language; "":
+// none sent).
 func (s *Server) CallIn(t testing.TB, lang, method, path, body string) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), method, s.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Accept-Language", lang)
+	if lang != "" {
+		req.Header.Set("Accept-Language", lang)
+	}
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
