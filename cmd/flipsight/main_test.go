@@ -83,8 +83,8 @@ func TestTokenOnlyFromEnvironment(t *testing.T) {
 
 func TestFlagChecks(t *testing.T) {
 	for _, args := range [][]string{
-		{"--api", "http://othelloclub.com/x"},
-		{"--stream-url", "https://elsewhere.example/stream"},
+		{"--api", "http://flipsight.invalid/x"},
+		{"--stream-url", "https://elsewhere.invalid/stream"},
 		{"--max-think-seconds", "301"},
 		{"--engine-name", "/usr/bin/edax"},
 		{"--tt-bits", "40"},

@@ -124,8 +124,8 @@ func TestFlagsAndLoopback(t *testing.T) {
 		args    []string
 		wantErr string
 	}{
-		{[]string{"-url", "http://example.com:5063"}, "only loopback"},
-		{[]string{"-url", "http://10.0.0.1"}, "only loopback"},
+		{[]string{"-url", "http://loadtest.invalid:5063"}, "only loopback"},
+		{[]string{"-url", "http://127.0.0.1.invalid"}, "only loopback"},
 		{[]string{"-url", "::"}, "not a URL"},
 		{[]string{"-conns", "0"}, "-conns"},
 		{[]string{"-duration", "3m"}, "-duration"},
