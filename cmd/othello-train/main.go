@@ -97,11 +97,11 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	total := 0
 	rep, err := train.Generate(ctx, cfg, func(d train.ChunkDone) {
-		total += d.Positions
+		total += d.Items
 		fmt.Fprintf(stderr, "chunk %d: %d positions (%d chunks this run, %.0f positions/s)\n",
-			d.Chunk, d.Positions, d.Written, float64(total)/d.Elapsed.Seconds())
+			d.Chunk, d.Items, d.Written, float64(total)/d.Elapsed.Seconds())
 	})
-	fmt.Fprintf(stderr, "this run: %d chunks, %d positions in %s\n", rep.Chunks, rep.Positions, rep.Elapsed.Round(time.Second))
+	fmt.Fprintf(stderr, "this run: %d chunks, %d positions in %s\n", rep.Chunks, rep.Items, rep.Elapsed.Round(time.Second))
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", err)
 	}
@@ -264,7 +264,7 @@ func valid(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	err := train.MakeValid(ctx, cfg, func(d train.ChunkDone) {
-		fmt.Fprintf(stderr, "valid chunk %d: %d positions (%s)\n", d.Chunk, d.Positions, d.Elapsed.Round(time.Second))
+		fmt.Fprintf(stderr, "valid chunk %d: %d positions (%s)\n", d.Chunk, d.Items, d.Elapsed.Round(time.Second))
 	})
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("interrupted (every chunk written is complete; run again to go on): %w", err)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/botarena/gamebot/internal/chunks"
 	"github.com/botarena/gamebot/othello/bitboard"
 )
 
@@ -288,7 +289,7 @@ const gamesSuffix = ".games.gz"
 
 // GamesName is the file of chunk i in dir.
 func GamesName(dir string, i int) string {
-	return filepath.Join(dir, fmt.Sprintf("%s%06d%s", chunkPrefix, i, gamesSuffix))
+	return chunks.Name(dir, i, gamesSuffix)
 }
 
 // ReadGameDir reads the chunks of games in dir, in chunk order, and
@@ -297,7 +298,7 @@ func GamesName(dir string, i int) string {
 // first maxGames when it is positive (the same data a run that made only
 // those games made).
 func ReadGameDir(dir string, maxGames int) (samples []Sample, chunks, games int, err error) {
-	names, err := filepath.Glob(filepath.Join(dir, chunkPrefix+"*"+gamesSuffix))
+	names, err := filepath.Glob(filepath.Join(dir, "chunk-*"+gamesSuffix))
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -10,10 +10,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
-	"sync"
-	"sync/atomic"
-	"time"
 
+	"github.com/botarena/gamebot/internal/chunks"
 	"github.com/botarena/gamebot/othello/bitboard"
 	"github.com/botarena/gamebot/othello/stdengine"
 )
@@ -110,7 +108,7 @@ func ModelDigest(m *stdengine.Model) string {
 // searched positions written.
 func GenChunk(ctx context.Context, dir string, h ChunkHeader, s *stdengine.Searcher) (int, error) {
 	name := GamesName(dir, h.Chunk)
-	if _, err := os.Stat(name); err == nil {
+	if chunks.Exists(name) {
 		return 0, nil
 	}
 	games := make([]GameRecord, 0, h.Games)
@@ -128,7 +126,7 @@ func GenChunk(ctx context.Context, dir string, h ChunkHeader, s *stdengine.Searc
 		}
 		games = append(games, rec)
 	}
-	err := writeAtomic(dir, name, func(w io.Writer) error { return WriteGames(w, h, games) })
+	err := chunks.WriteAtomic(dir, name, func(w io.Writer) error { return WriteGames(w, h, games) })
 	if err != nil {
 		return 0, err
 	}
@@ -148,20 +146,12 @@ type GenConfig struct {
 	Options     GenOptions
 }
 
-// ChunkDone is the progress Generate reports after each chunk it wrote.
-type ChunkDone struct {
-	Chunk     int
-	Positions int           // searched positions in the chunk
-	Written   int           // chunks written by this run so far
-	Elapsed   time.Duration // since the run started
-}
+// ChunkDone is the progress Generate and MakeValid report after each
+// chunk they wrote; Items counts its searched positions.
+type ChunkDone = chunks.Done
 
-// GenReport is what a generation did.
-type GenReport struct {
-	Chunks    int // chunks written (chunks already there are skipped)
-	Positions int
-	Elapsed   time.Duration
-}
+// GenReport is what a generation did; Items counts the positions.
+type GenReport = chunks.Report
 
 // Generate writes the chunks of cfg that do not exist yet. A chunk's
 // games depend only on the seed, its number, the options and the model,
@@ -183,45 +173,11 @@ func Generate(ctx context.Context, cfg GenConfig, progress func(ChunkDone)) (Gen
 		return GenReport{}, err
 	}
 	digest := ModelDigest(cfg.Model)
-	var next atomic.Int64
-	var mu sync.Mutex // guards rep, firstErr and the progress calls
-	var rep GenReport
-	var firstErr error
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range cfg.Concurrency {
-		wg.Go(func() {
-			s := stdengine.NewSearcher(cfg.Model, cfg.TTBits)
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= cfg.Chunks {
-					return
-				}
-				h := ChunkHeader{Seed: cfg.Seed, Chunk: i, Games: cfg.Games, Misere: cfg.Model.Misere, Model: digest, Options: cfg.Options}
-				n, err := GenChunk(ctx, cfg.Dir, h, s)
-				mu.Lock()
-				if err != nil {
-					if ctx.Err() == nil && firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-				if n > 0 {
-					rep.Chunks++
-					rep.Positions += n
-					if progress != nil {
-						progress(ChunkDone{Chunk: i, Positions: n, Written: rep.Chunks, Elapsed: time.Since(start)})
-					}
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	rep.Elapsed = time.Since(start)
-	if firstErr != nil {
-		return rep, firstErr
-	}
-	return rep, ctx.Err()
+	return chunks.Run(ctx, 0, cfg.Chunks, cfg.Concurrency, func() chunks.Worker {
+		s := stdengine.NewSearcher(cfg.Model, cfg.TTBits)
+		return func(ctx context.Context, i int) (int, error) {
+			h := ChunkHeader{Seed: cfg.Seed, Chunk: i, Games: cfg.Games, Misere: cfg.Model.Misere, Model: digest, Options: cfg.Options}
+			return GenChunk(ctx, cfg.Dir, h, s)
+		}
+	}, progress)
 }

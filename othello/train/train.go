@@ -35,7 +35,6 @@ type Sample struct {
 const (
 	record       = 20
 	samplesMagic = "OTSMP2\r\n"
-	chunkPrefix  = "chunk-"
 )
 
 // WriteSamples writes a chunk: a magic header, then one 20-byte

@@ -162,7 +162,7 @@ func TestChunksResume(t *testing.T) {
 	}
 	var done []int
 	rep, err := Generate(context.Background(), cfg, func(d ChunkDone) { done = append(done, d.Chunk) })
-	if err != nil || rep.Chunks != 3 || len(done) != 3 || rep.Positions == 0 {
+	if err != nil || rep.Chunks != 3 || len(done) != 3 || rep.Items == 0 {
 		t.Fatalf("generation: %+v, progress %v, %v", rep, done, err)
 	}
 	first, _ := os.ReadFile(GamesName(dir, 1))
@@ -178,7 +178,7 @@ func TestChunksResume(t *testing.T) {
 		t.Fatal("the same chunk differs between two runs")
 	}
 	all, chunks, games, err := ReadGameDir(dir, 0)
-	if err != nil || chunks != 3 || games != 9 || len(all) != rep.Positions {
+	if err != nil || chunks != 3 || games != 9 || len(all) != rep.Items {
 		t.Fatalf("ReadGameDir: %d samples of %d games in %d chunks, %v", len(all), games, chunks, err)
 	}
 	some, chunks, games, err := ReadGameDir(dir, 4)

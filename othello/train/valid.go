@@ -12,10 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
-	"sync/atomic"
-	"time"
 
+	"github.com/botarena/gamebot/internal/chunks"
 	"github.com/botarena/gamebot/othello/bitboard"
 	"github.com/botarena/gamebot/othello/stdengine"
 )
@@ -76,7 +74,7 @@ func ValidChunk(ctx context.Context, dir string, i, games int, seed uint64, opt 
 			out = append(out, Sample{P: x.P, O: x.O, Empties: x.Empties, Final: int8(lab), Score: int8(lab), Exact: exact})
 		}
 	}
-	err := writeAtomic(dir, name, func(w io.Writer) error {
+	err := chunks.WriteAtomic(dir, name, func(w io.Writer) error {
 		zw := gzip.NewWriter(w)
 		if err := WriteSamples(zw, out); err != nil {
 			return err
@@ -114,43 +112,13 @@ func MakeValid(ctx context.Context, cfg ValidConfig, progress func(ChunkDone)) e
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return err
 	}
-	var next atomic.Int64
-	var mu sync.Mutex // guards written, firstErr and the progress calls
-	var firstErr error
-	written := 0
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range cfg.Concurrency {
-		wg.Go(func() {
-			s := stdengine.NewSearcher(cfg.Model, 22)
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= cfg.Chunks {
-					return
-				}
-				n, err := ValidChunk(ctx, cfg.Dir, i, cfg.Games, cfg.Seed, o, s)
-				mu.Lock()
-				if err != nil && ctx.Err() == nil && firstErr == nil {
-					firstErr = err
-				}
-				if n > 0 {
-					written++
-					if progress != nil {
-						progress(ChunkDone{Chunk: i, Positions: n, Written: written, Elapsed: time.Since(start)})
-					}
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
+	_, err := chunks.Run(ctx, 0, cfg.Chunks, cfg.Concurrency, func() chunks.Worker {
+		s := stdengine.NewSearcher(cfg.Model, 22)
+		return func(ctx context.Context, i int) (int, error) {
+			return ValidChunk(ctx, cfg.Dir, i, cfg.Games, cfg.Seed, o, s)
+		}
+	}, progress)
+	return err
 }
 
 // label searches p against o from a cleared table (the colours do not
@@ -210,32 +178,4 @@ func readSamplesFile(name string) ([]Sample, error) {
 		return nil, err
 	}
 	return ReadSamples(io.LimitReader(zr, maxChunkBytes))
-}
-
-// writeAtomic writes a chunk file through a temporary file in dir, so
-// that the file is either complete or absent (a stopped run leaves no
-// half chunk), readable by all (chunks are committed).
-func writeAtomic(dir, name string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(dir, ".chunk-*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(tmp)
-	err = write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }
