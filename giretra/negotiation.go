@@ -103,6 +103,10 @@ type Bidding struct {
 	firstAct [4]int
 }
 
+// Accepted reports whether p accepted since the last announcement (p may
+// then announce no more).
+func (b *Bidding) Accepted(p Position) bool { return b.accepted[p&3] }
+
 // Complete reports whether the negotiation is over (3 consecutive Accepts).
 func (b *Bidding) Complete() bool { return b.ConsecutiveAccepts >= 3 }
 

@@ -17,7 +17,7 @@
 // server, a folder holding a bot.meta.json (launched like the engine
 // launches it), an engine agent (RandomPlayer, CalculatingPlayer,
 // DeterministicPlayer, BadPlayer or their display names), one of our
-// in-process agents (bad, random, calculating, eva, noisy-eva), our bot
+// in-process agents (bad, random, calculating, eva, noisy-eva, bold-eva), our bot
 // (bot[:OPTIONS]), or a bot of external-bots/ by name. Run "giretra-ref
 // help" for more.
 package main

@@ -39,7 +39,7 @@ A bot is an http(s) URL of a running server, a folder with bot.meta.json
 (launched as the engine does: init, PORT, LAUNCHER_PID, GET /health every
 200 ms, smoke-test session), an engine agent (RandomPlayer/Kialasoa,
 CalculatingPlayer/Razazavavy, DeterministicPlayer/Eva, BadPlayer/Sakabelou),
-one of our agents (bad, random, calculating, eva, noisy-eva), our bot in
+one of our agents (bad, random, calculating, eva, noisy-eva, bold-eva), our bot in
 this process (bot[:OPTIONS], giretra-strength's players), or the AgentName
 or DisplayName of a bot in external-bots/*/bot.meta.json of the checkout
 around the working directory (-bots DIR to look elsewhere). NAME=BOT names

@@ -20,8 +20,15 @@ import (
 )
 
 // Names lists the agents New knows, weakest first (bad loses on purpose;
-// noisy-eva is eva playing a random offered option 10% of the time).
-func Names() []string { return []string{"bad", "random", "calculating", "eva", "noisy-eva"} }
+// noisy-eva is eva playing a random offered option 10% of the time;
+// bold-eva is eva with every bidding threshold moved by ShiftBold, a bidder
+// no model of the bot's behaviour mixture holds).
+func Names() []string {
+	return []string{"bad", "random", "calculating", "eva", "noisy-eva", "bold-eva"}
+}
+
+// ShiftBold is bold-eva's shift of Eva's bidding thresholds.
+const ShiftBold = -10
 
 // New returns a fresh agent by name (case-insensitive). rng drives its
 // random choices; eva makes none and ignores it.
@@ -37,6 +44,10 @@ func New(name string, rng *rand.Rand) (giretra.Player, error) {
 		return NewBad(rng), nil
 	case "noisy-eva":
 		return NewNoisy(NewEva(), NoisyEps, rng), nil
+	case "bold-eva":
+		e := NewEva()
+		e.Shift = ShiftBold
+		return e, nil
 	}
 	return nil, fmt.Errorf("unknown agent %q (want one of %s)", name, strings.Join(Names(), ", "))
 }

@@ -37,6 +37,11 @@ type Eva struct {
 	// The deal's contract, from negotiation-completed.
 	contract    giretra.Contract
 	hasContract bool
+
+	// Shift moves every bidding threshold (announce, compete, double,
+	// redouble) by this many score points: negative bids more. Zero is
+	// the engine's Eva.
+	Shift float64
 }
 
 // NewEva returns an Eva agent.

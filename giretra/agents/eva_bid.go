@@ -158,10 +158,10 @@ func (a *Eva) ChooseAction(_ context.Context, v *giretra.BidView) (giretra.Actio
 	}
 	my := a.team()
 	ag := Aggressiveness(v.Match.Points[my], v.Match.Points[my.Other()], v.Match.TargetScore)
-	announceT := 55 - ag*15
-	competeT := 42 - ag*7
-	doubleT := 65 - ag*10
-	redoubleT := 75 - ag*10
+	announceT := 55 - ag*15 + a.Shift
+	competeT := 42 - ag*7 + a.Shift
+	doubleT := 65 - ag*10 + a.Shift
+	redoubleT := 75 - ag*10 + a.Shift
 	doubleMin, redoubleMin := 3, 4
 	if ag > 0.5 {
 		doubleMin, redoubleMin = 2, 3

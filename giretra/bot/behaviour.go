@@ -87,6 +87,11 @@ type behaviour struct {
 	eva  *agents.Eva
 	calc *agents.Calculating
 	memo map[uint64]float64 // evidence.memo's storage, reused
+	// learnedSeats are the seats (a bit each) whose bids our own model
+	// explains by the learned evaluator rather than the heuristic: the
+	// partner, when this bot bids by the evaluator, since a partner that
+	// is this bot does too.
+	learnedSeats uint8
 }
 
 // mixture is seat p's current mixture of policies.
@@ -319,7 +324,11 @@ func (bh *behaviour) bidLogLik(m int, p giretra.Position, hand5 giretra.Set, ste
 				}
 				choice, _ = bh.calc.ChooseAction(context.Background(), &v)
 			default:
-				choice = chooseBid(&v)
+				if bh.learnedSeats&(1<<p) != 0 {
+					choice = priorLearnedBid(&v)
+				} else {
+					choice = chooseBid(&v)
+				}
 			}
 			prob = modelEps / n
 			if choice.SameChoice(s.did) {

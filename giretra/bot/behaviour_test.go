@@ -10,6 +10,7 @@ import (
 
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/bidmodel"
 	"github.com/botarena/gamebot/giretra/search"
 )
 
@@ -306,5 +307,15 @@ func BenchmarkResampleBids(b *testing.B) {
 	for b.Loop() {
 		ev := evidence{self: giretra.Bottom, bids: steps, match: ms}
 		bot.newResampler(&k, rng, bidSamples, &ev, time.Time{})
+	}
+}
+
+// The learned evaluator reads the behaviour mixture before evidence as
+// the bot's prior.
+func TestPriorMixIsTheModelPrior(t *testing.T) {
+	for m := range nModels {
+		if float64(bidmodel.PriorMix[m]) != float64(float32(modelPrior[m])) {
+			t.Fatalf("bidmodel.PriorMix %v, modelPrior %v", bidmodel.PriorMix, modelPrior)
+		}
 	}
 }

@@ -3,7 +3,64 @@ package bot
 import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
+	"github.com/botarena/gamebot/giretra/bidmodel"
 )
+
+// situation is v for the learned evaluator, told the behaviour mixture
+// of each other seat when locked (b.mu is held).
+func (b *Bot) situation(v *giretra.BidView, locked bool) (bidmodel.Situation, bool) {
+	s, ok := bidmodel.NewSituation(v)
+	if ok && locked && !b.cfg.NoInference {
+		for i, p := range [3]giretra.Position{v.Seat.Partner(), v.Seat.Next(), v.Seat.Previous()} {
+			mix := b.bh.mixture(p)
+			for m := range nModels {
+				s.Mix[i][m] = float32(mix[m])
+			}
+		}
+	}
+	return s, ok
+}
+
+// priorLearnedBid is the evaluator's choice in v for a seat whose beliefs
+// of the others are unknown (the mixture before evidence): how a partner
+// that is this bot bids, as well as we can tell.
+func priorLearnedBid(v *giretra.BidView) giretra.Action {
+	s, ok := bidmodel.NewSituation(v)
+	if !ok {
+		return chooseBid(v)
+	}
+	var buf [16]float64
+	vals := bidmodel.Embedded().Values(&s, v.Valid, buf[:0])
+	best := 0
+	for i := range vals {
+		if vals[i] > vals[best] {
+			best = i
+		}
+	}
+	return v.Valid[best]
+}
+
+// learnedBid is the offered action the learned evaluator values most, or
+// heur when the negotiation does not replay. The evaluator is told the
+// behaviour mixture of each other seat when locked (b.mu is held).
+func (b *Bot) learnedBid(v *giretra.BidView, heur giretra.Action, locked bool) giretra.Action {
+	s, ok := b.situation(v, locked)
+	if !ok {
+		return heur
+	}
+	var buf [16]float64
+	vals := bidmodel.Embedded().Values(&s, v.Valid, buf[:0])
+	best := -1
+	for i := range vals {
+		if best < 0 || vals[i] > vals[best] {
+			best = i
+		}
+	}
+	if best < 0 || vals[best] < -1e300 {
+		return heur
+	}
+	return v.Valid[best]
+}
 
 // handEval is a hand's strength for one mode: tricks it should take for
 // sure (g), tricks it may take (p), and a 0..100 score.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra"
+	"github.com/botarena/gamebot/giretra/bidmodel"
 	"github.com/botarena/gamebot/giretra/search"
 )
 
@@ -29,6 +30,7 @@ const (
 type candidate struct {
 	act      giretra.Action
 	contract giretra.Contract
+	st       giretra.Bidding // the negotiation's state after act
 	sum      float64
 	// sum and sum of squares of the per-deal gain over the heuristic's
 	// action (paired on the same deals).
@@ -44,7 +46,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	if err != nil {
 		return heur
 	}
-	cands := bidCandidates(v, st, heur)
+	cands := bidCandidates(v, st, heur, b.cfg.FinishBids && b.cfg.SimulateAll)
 	if len(cands) < 2 {
 		return heur
 	}
@@ -79,6 +81,12 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 			models[i].start(v.Match, &neg)
 		}
 	}
+	var fin *bidders
+	var finBuf []giretra.Action
+	if b.cfg.FinishBids {
+		fin = b.finishBidders(v.Seat)
+		finBuf = make([]giretra.Action, 0, len(v.Negotiation.Actions)+maxFinishSteps+1)
+	}
 	done := 0
 	var hands [4]giretra.Set
 	var sm seatModels
@@ -91,13 +99,27 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 			break
 		}
 		hv := 0.0
+		var five [4]giretra.Set
+		if fin != nil {
+			five = fivesOf(&hands, v.Seat, v.Hand, rng)
+		}
 		for i := range cands {
 			var smp *seatModels
 			if models != nil {
 				sm = models[i]
 				smp = &sm
 			}
-			x := playOut(hands, cands[i].contract, st.Dealer, v.Negotiation, team, ms, smp, v.Match)
+			ctr, neg := cands[i].contract, v.Negotiation
+			var fneg giretra.Negotiation
+			if fin != nil {
+				start := giretra.Negotiation{Dealer: v.Negotiation.Dealer, Actions: append(append(finBuf[:0], v.Negotiation.Actions...), cands[i].act)}
+				ctr, fneg = fin.finishNegotiation(start, cands[i].st, &five, v.Match)
+				neg = &fneg
+				if smp != nil {
+					smp.start(v.Match, neg)
+				}
+			}
+			x := playOut(hands, ctr, st.Dealer, neg, team, ms, smp, v.Match)
 			cands[i].sum += x
 			cands[i].last = x
 			if cands[i].act.SameChoice(heur) {
@@ -114,13 +136,46 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	if done < 8 {
 		return heur
 	}
+	if b.cfg.BidBlend > 0 {
+		if best, ok := b.blended(v, cands, done); ok {
+			return best
+		}
+	}
 	return bestCandidate(cands, done, heur)
+}
+
+// blended is the candidate whose simulated mean, shrunk towards the
+// learned evaluator's value as if the evaluator were BidBlend more deals,
+// is highest; ok is false when the evaluator cannot read the situation.
+// The caller holds b.mu when v.Match is set.
+func (b *Bot) blended(v *giretra.BidView, cands []candidate, done int) (giretra.Action, bool) {
+	s, ok := b.situation(v, v.Match != nil)
+	if !ok {
+		return giretra.Action{}, false
+	}
+	var x [bidmodel.NumFeatures]float32
+	s.Context(x[:])
+	k := b.cfg.BidBlend
+	best, bestV := -1, math.Inf(-1)
+	for i := range cands {
+		if !s.Action(x[:], cands[i].act) {
+			continue
+		}
+		val := (cands[i].sum + k*bidmodel.Embedded().Value(x[:])) / (float64(done) + k)
+		if val > bestV {
+			best, bestV = i, val
+		}
+	}
+	if best < 0 {
+		return giretra.Action{}, false
+	}
+	return cands[best].act, true
 }
 
 // bidCandidates are the actions the simulation weighs: the heuristic's,
 // and the others it could sensibly prefer, each with the contract it
 // would make.
-func bidCandidates(v *giretra.BidView, st giretra.Bidding, heur giretra.Action) []candidate {
+func bidCandidates(v *giretra.BidView, st giretra.Bidding, heur giretra.Action, all bool) []candidate {
 	starter := st.Dealer.Next() == v.Seat
 	var cands []candidate
 	for _, a := range v.Valid {
@@ -134,14 +189,14 @@ func bidCandidates(v *giretra.BidView, st giretra.Bidding, heur giretra.Action) 
 			// current bid is worth considering. NoTrumps doubles are left
 			// to the heuristic: the simulation misjudges them (measured:
 			// the opponents made 58% of the NoTrumps it doubled).
-			if a.Mode != st.CurrentBid || (a.Mode == giretra.NoTrumps && !a.SameChoice(heur)) {
+			if a.Mode != st.CurrentBid || (a.Mode == giretra.NoTrumps && !all && !a.SameChoice(heur)) {
 				continue
 			}
 		case giretra.Redouble:
 			// The simulation cannot see the strength the double revealed
 			// (measured: 12 of 13 redoubles it chose at target 500 lost);
 			// redoubles are left to the heuristic.
-			if !a.SameChoice(heur) {
+			if !all && !a.SameChoice(heur) {
 				continue
 			}
 		}
@@ -153,7 +208,7 @@ func bidCandidates(v *giretra.BidView, st giretra.Bidding, heur giretra.Action) 
 		if !ok {
 			continue
 		}
-		cands = append(cands, candidate{act: a, contract: c})
+		cands = append(cands, candidate{act: a, contract: c, st: nb})
 	}
 	return cands
 }

@@ -74,18 +74,46 @@ type Config struct {
 	// (playoutModels). Off by default: measured no better (see
 	// playoutmodels.go); kept for comparisons.
 	PlayoutModels bool
+	// FinishBids plays the rest of the negotiation in the bid simulation:
+	// after each candidate action, on each sampled deal, the other seats
+	// bid by the policy their behaviour mixture recognises, else by our
+	// heuristic, and our seat by the heuristic, until three accepts; the
+	// contract played out is the one that negotiation ends on
+	// (finishNegotiation).
+	FinishBids bool
+	// SimulateAll lets a finishing simulation weigh NoTrumps doubles and
+	// redoubles too, which the heuristic otherwise decides alone.
+	SimulateAll bool
+	// LearnedBids proposes bids by the learned evaluator (bidmodel)
+	// rather than the hand-written heuristic; the simulation then weighs
+	// the other actions against that proposal as before, and the actions
+	// it leaves to the proposal (NoTrumps doubles, redoubles) are the
+	// evaluator's.
+	LearnedBids bool
+	// BidBlend, when positive, chooses among the simulated actions by
+	// their simulated mean shrunk towards the learned evaluator's value,
+	// the evaluator counting as this many simulated deals.
+	BidBlend float64
+	// PartnerLearned explains the partner's bids, where the behaviour
+	// mixture weighs our own policy, by the learned evaluator rather than
+	// the heuristic: a partner that is this bot bids by the evaluator
+	// when LearnedBids or LearnedOnly is set.
+	PartnerLearned bool
+	// LearnedOnly bids by the learned evaluator alone, without the
+	// simulation (for comparisons).
+	LearnedOnly bool
 	// LinearScore values deals by their points instead of by the chance of
 	// winning the match (search.MatchScore.Linear; for comparisons).
 	LinearScore bool
 }
 
 // Oracle reveals the true hands of a deal to a bot's sampling: the
-// partner's, the opponents', or all of them (then the bot's own cards to
-// come too).
+// partner's, the opponents', the bot's own three cards still to come at
+// bidding time, or any of them together.
 type Oracle struct {
 	// Deal returns the deal in play's hands, all eight cards of each seat.
-	Deal               func() (hands [4]giretra.Set, ok bool)
-	Partner, Opponents bool
+	Deal                    func() (hands [4]giretra.Set, ok bool)
+	Partner, Opponents, Own bool
 	// BidOnly and PlayOnly limit the revelation to the bids or to the
 	// card play, to split what perfect information is worth between them.
 	BidOnly, PlayOnly bool
@@ -115,7 +143,7 @@ func (b *Bot) reveal(k *search.Knowledge, bidding bool) {
 	for p := range giretra.Position(4) {
 		switch {
 		case p == k.Seat:
-			if !o.Partner || !o.Opponents {
+			if !o.Own {
 				continue
 			}
 		case p == k.Seat.Partner():
@@ -196,12 +224,20 @@ func (b *Bot) ChooseAction(ctx context.Context, v *giretra.BidView) (a giretra.A
 		}
 		a = matchAction(a, v.Valid)
 	}()
-	if v.Negotiation != nil && v.Match != nil {
+	locked := v.Negotiation != nil && v.Match != nil
+	if locked {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.rememberNeg(len(v.Match.Deals), v.Negotiation, v.Match, false)
+		b.seat(v.Seat)
 	}
 	heur := chooseBid(v)
+	if (b.cfg.LearnedBids || b.cfg.LearnedOnly) && len(v.Valid) > 1 {
+		heur = b.learnedBid(v, heur, locked)
+		if b.cfg.LearnedOnly {
+			return heur, nil
+		}
+	}
 	if b.cfg.Fast || len(v.Valid) < 2 {
 		return heur, nil
 	}
@@ -229,6 +265,7 @@ func (b *Bot) ChooseCard(ctx context.Context, v *giretra.PlayView) (c giretra.Ca
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.seat(v.Seat)
 	ctr, neg := b.contractFor(v)
 	pc := newPlayCtx(v, ctr, neg)
 	if b.cfg.Fast {
@@ -255,6 +292,7 @@ func (b *Bot) Notify(_ context.Context, seat giretra.Position, e *giretra.Event)
 		d := len(e.Match.Deals) - 1
 		r, okNeg := b.negs[d]
 		ctr, okCtr := b.contracts[d]
+		b.seat(seat)
 		if okNeg && okCtr && ctr.Mode == e.Hand.Mode {
 			log := dealLog{dealer: r.neg.Dealer, ctr: ctr, neg: &r.neg, match: &r.match}
 			b.plays = playsOf(e.Hand, b.plays)
@@ -275,6 +313,15 @@ func (b *Bot) Notify(_ context.Context, seat giretra.Position, e *giretra.Event)
 		}
 	}
 	return nil
+}
+
+// seat notes the seat this bot plays (the caller holds b.mu): with
+// PartnerLearned, its partner's bids are explained by the evaluator.
+func (b *Bot) seat(s giretra.Position) {
+	b.bh.learnedSeats = 0
+	if b.cfg.PartnerLearned {
+		b.bh.learnedSeats = 1 << s.Partner()
+	}
 }
 
 // rememberNeg keeps a copy of the negotiation of deal d and forgets old

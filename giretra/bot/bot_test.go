@@ -160,3 +160,19 @@ func TestCancelledContextStillAnswers(t *testing.T) {
 		t.Fatalf("card %v err %v", c, err)
 	}
 }
+
+// Every way of bidding answers with an offered option, through whole
+// matches, with and without the notifications.
+func TestBidOptionsAlwaysLegal(t *testing.T) {
+	none := func(giretra.Position, giretra.EventKind) bool { return false }
+	for _, cfg := range []Config{
+		{Effort: 0.2, FinishBids: true},
+		{Effort: 0.2, FinishBids: true, SimulateAll: true, PlayoutModels: true},
+		{Effort: 0.2, LearnedBids: true},
+		{LearnedOnly: true, Fast: true},
+	} {
+		mk := func() giretra.Player { return New(cfg) }
+		runMatches(t, 2, mk, giretra.MatchConfig{TargetScore: 151, ColourSweepPoints: 25}, nil)
+		runMatches(t, 1, mk, giretra.MatchConfig{TargetScore: 151}, none)
+	}
+}

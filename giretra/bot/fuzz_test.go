@@ -86,7 +86,7 @@ func FuzzChooseAction(f *testing.F) {
 		}
 		ms := giretra.NewMatchState(151, neg.Dealer)
 		v := &giretra.BidView{Seat: b.CurrentPlayer, Hand: giretra.Set(hand), Negotiation: &neg, Match: &ms, Valid: va}
-		for _, cfg := range []Config{{Fast: true}, {Effort: 0.1}} {
+		for _, cfg := range []Config{{Fast: true}, {Effort: 0.1}, {Effort: 0.1, FinishBids: true, SimulateAll: true, LearnedBids: true}} {
 			a, err := New(cfg).ChooseAction(t.Context(), v)
 			if err != nil || !slices.Contains(va, a) {
 				t.Fatalf("action %v not among %v (err %v)%s", a, va, err, stackOf(err))

@@ -11,7 +11,7 @@
 //   - Eva and our bot sharing the decisions: evabid, evaplay, evalead or
 //     evafollow, with the bot's options after a colon (evabid:fast);
 //   - an agent or an external bot by name, in giretra-manage's order: our
-//     lower-case agent names (bad, random, calculating, eva, noisy-eva)
+//     lower-case agent names (bad, random, calculating, eva, noisy-eva, bold-eva)
 //     first, then an AgentName (external bots of external-bots/ before
 //     the engine's built-ins), then a DisplayName (the same), then the
 //     other spellings giretra/agents knows (kialasoa, deterministic…);
@@ -231,7 +231,7 @@ func inProcess(sp spec.Spec) (Entry, bool, error) {
 }
 
 // BotOptions are our bot's options, for messages.
-const BotOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents[@bid|@play]"
+const BotOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents|own[@bid|@play], finish, finishall, learned, learnedonly, partnerlearned, blend=K"
 
 // parseBot reads our bot's options, separated by commas or colons
 // (hasOpts: a colon followed the kind, so an empty option list is an
@@ -262,13 +262,29 @@ func setBotOption(cfg *bot.Config, f string) error {
 		cfg.PlayoutModels = true
 	case !hasValue && name == "linear":
 		cfg.LinearScore = true
+	case !hasValue && name == "finish":
+		cfg.FinishBids = true
+	case !hasValue && name == "learned":
+		cfg.LearnedBids = true
+	case !hasValue && name == "learnedonly":
+		cfg.LearnedOnly = true
+	case !hasValue && name == "partnerlearned":
+		cfg.PartnerLearned = true
+	case !hasValue && name == "finishall":
+		cfg.FinishBids, cfg.SimulateAll = true, true
 	case hasValue && name == "oracle":
 		who, phase, _ := strings.Cut(value, "@")
-		if who != "full" && who != "partner" && who != "opponents" || phase != "" && phase != "bid" && phase != "play" {
-			return fmt.Errorf("bad oracle=%s (want full, partner or opponents, then @bid or @play for one phase)", value)
+		if who != "full" && who != "partner" && who != "opponents" && who != "own" || phase != "" && phase != "bid" && phase != "play" {
+			return fmt.Errorf("bad oracle=%s (want full, partner, opponents or own, then @bid or @play for one phase)", value)
 		}
 		cfg.Oracle = &bot.Oracle{Partner: who == "full" || who == "partner", Opponents: who == "full" || who == "opponents",
-			BidOnly: phase == "bid", PlayOnly: phase == "play"}
+			Own: who == "full" || who == "own", BidOnly: phase == "bid", PlayOnly: phase == "play"}
+	case hasValue && name == "blend":
+		x, perr := strconv.ParseFloat(value, 64)
+		if perr != nil || !(x > 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("bad blend=%s (want a positive number of deals)", value)
+		}
+		cfg.BidBlend = x
 	case hasValue && name == "effort":
 		x, perr := strconv.ParseFloat(value, 64)
 		if perr != nil || !(x > 0) || math.IsInf(x, 0) {

@@ -39,7 +39,7 @@ const failLimit = players.FailLimit
 
 // agentNames are the agents' names for people: the engine's display names.
 var agentNames = map[string]string{"eva": "Eva", "deterministic": "Eva", "calculating": "Razazavavy", "razazavavy": "Razazavavy",
-	"random": "Kialasoa", "kialasoa": "Kialasoa", "bad": "Sakabelou", "sakabelou": "Sakabelou", "noisy-eva": "noisy Eva"}
+	"random": "Kialasoa", "kialasoa": "Kialasoa", "bad": "Sakabelou", "sakabelou": "Sakabelou", "noisy-eva": "noisy Eva", "bold-eva": "bold Eva"}
 
 // seatSpec is a resolved seat: who plays it, and how to make its player.
 type seatSpec struct {
