@@ -87,6 +87,10 @@ type behaviour struct {
 	eva  *agents.Eva
 	calc *agents.Calculating
 	memo map[uint64]float64 // evidence.memo's storage, reused
+	// bidMemo is evidence.bidMemo's storage, kept while bidFP, the
+	// fingerprint of the bids and the match score it was made for, holds.
+	bidMemo map[uint64]float64
+	bidFP   uint64
 	// learnedSeats are the seats (a bit each) whose bids our own model
 	// explains by the learned evaluator rather than the heuristic: the
 	// partner, when this bot bids by the evaluator, since a partner that
@@ -163,6 +167,11 @@ type evidence struct {
 	// evidence, by model, seat and hand: late in a deal a seat's unseen
 	// cards are few, and many candidate deals give it the same hand.
 	memo map[uint64]float64
+	// bidMemo, when not nil, holds the bids' log-likelihoods: they
+	// depend only on the bids and the match score, the same for every
+	// decision of a deal once the bidding is over, so it is kept across
+	// them (behaviour.bidMemo).
+	bidMemo map[uint64]float64
 }
 
 // memoKey keys a log-likelihood in evidence.memo: kind 1 for a replay of
@@ -173,15 +182,42 @@ func memoKey(kind, m int, p giretra.Position, hand giretra.Set) uint64 {
 
 // memoized returns the memo's value for key, computing it with f first.
 func (ev *evidence) memoized(key uint64, f func() float64) float64 {
-	if ev.memo == nil {
+	memo := ev.memo
+	if key>>40 == 2 && ev.bidMemo != nil {
+		memo = ev.bidMemo
+	}
+	if memo == nil {
 		return f()
 	}
-	if v, ok := ev.memo[key]; ok {
+	if v, ok := memo[key]; ok {
 		return v
 	}
 	v := f()
-	ev.memo[key] = v
+	memo[key] = v
 	return v
+}
+
+// bidMemoFor returns the map that keeps the bids' log-likelihoods for
+// ev's bids and match score, emptied when they changed since the last
+// decision.
+func (bh *behaviour) bidMemoFor(ev *evidence) map[uint64]float64 {
+	parts := []uint64{uint64(ev.self), uint64(len(ev.bids))}
+	if ev.match != nil {
+		parts = append(parts, uint64(len(ev.match.Deals)), uint64(ev.match.Points[0]), uint64(ev.match.Points[1]), uint64(ev.match.TargetScore))
+	}
+	for i := range ev.bids {
+		s := &ev.bids[i]
+		parts = append(parts, uint64(len(s.neg.Actions)), uint64(s.neg.Dealer), uint64(s.did.Type)<<16|uint64(s.did.Player)<<8|uint64(s.did.Mode))
+	}
+	fp := stateSeed(parts...)
+	if bh.bidMemo == nil || fp != bh.bidFP {
+		if bh.bidMemo == nil {
+			bh.bidMemo = make(map[uint64]float64)
+		}
+		clear(bh.bidMemo)
+		bh.bidFP = fp
+	}
+	return bh.bidMemo
 }
 
 // any reports whether the evidence can tell deals apart.
@@ -434,6 +470,7 @@ func (b *Bot) newResampler(k *search.Knowledge, rng *rand.Rand, n int, ev *evide
 	}
 	clear(b.bh.memo)
 	ev.memo = b.bh.memo
+	ev.bidMemo = b.bh.bidMemoFor(ev)
 	cands := make([][4]giretra.Set, 0, n*candidatesPerDeal)
 	ws := make([]float64, 0, n*candidatesPerDeal)
 	total := 0.0

@@ -24,3 +24,16 @@ func BenchmarkPlayOut(b *testing.B) {
 		playOut(hands, c, giretra.Right, nil, giretra.Team1, search.MatchScore{}, nil, nil)
 	}
 }
+
+// BenchmarkGenBidDeal is one deal of the learned evaluator's data: its
+// negotiation, and every offered action of every decision finished and
+// played out (the agents playing their cards, as gen -card-models does).
+func BenchmarkGenBidDeal(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	opt := BidGenOptions{Explore: 0.1, Long: 0.3, CardModels: true}
+	n := 0
+	for b.Loop() {
+		n += len(GenBidDeal(rng, opt))
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "decisions/op")
+}

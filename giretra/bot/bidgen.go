@@ -86,51 +86,36 @@ func GenBidDeal(rng *rand.Rand, opt BidGenOptions) []BidDecision {
 		table.kind[p] = [3]int{modelEva, modelCalc, modelOwn}[rng.IntN(3)]
 		kinds[p] = uint8(table.kind[p])
 	}
-	neg := giretra.Negotiation{Dealer: dealer}
-	st := giretra.NewBidding(dealer)
 	var out []BidDecision
 	buf := make([]giretra.Action, 0, maxFinishSteps+1)
-	for step := 0; !st.Complete() && step < maxFinishSteps; step++ {
-		p := st.CurrentPlayer
-		valid := st.ValidActions(neg.Actions)
-		if len(valid) == 0 {
-			break
-		}
-		a := valid[0]
-		if len(valid) > 1 {
-			dec := BidDecision{Seat: p, Hand: five[p], Match: match, Kinds: kinds,
-				Neg:   giretra.Negotiation{Dealer: dealer, Actions: append([]giretra.Action(nil), neg.Actions...)},
-				Valid: valid, Value: make([]float64, len(valid))}
-			fork := table
-			fork.kind[p] = modelOwn
-			team := p.Team()
-			ms := search.MatchScore{Ours: match.Points[team], Theirs: match.Points[team.Other()], Target: target}
-			for i, act := range valid {
-				nb := st
-				if nb.Apply(len(neg.Actions), act) != nil {
-					continue
-				}
-				start := giretra.Negotiation{Dealer: dealer, Actions: append(append(buf[:0], neg.Actions...), act)}
-				ctr, fneg := fork.finishNegotiation(start, nb, &five, &match)
-				var sm *seatModels
-				if opt.CardModels {
-					sm = cardModels(&fork, &match, &fneg)
-				}
-				dec.Value[i] = playOut(full, ctr, dealer, &fneg, team, ms, sm, &match)
+	negotiate(giretra.Negotiation{Dealer: dealer}, giretra.NewBidding(dealer), func(p giretra.Position, valid []giretra.Action, neg *giretra.Negotiation, st *giretra.Bidding) giretra.Action {
+		dec := BidDecision{Seat: p, Hand: five[p], Match: match, Kinds: kinds,
+			Neg:   giretra.Negotiation{Dealer: dealer, Actions: append([]giretra.Action(nil), neg.Actions...)},
+			Valid: valid, Value: make([]float64, len(valid))}
+		fork := table
+		fork.kind[p] = modelOwn
+		team := p.Team()
+		ms := search.MatchScore{Ours: match.Points[team], Theirs: match.Points[team.Other()], Target: target}
+		for i, act := range valid {
+			nb := *st
+			if nb.Apply(len(neg.Actions), act) != nil {
+				continue
 			}
-			out = append(out, dec)
-			if rng.Float64() < opt.Explore {
-				a = valid[rng.IntN(len(valid))]
-			} else {
-				v := giretra.BidView{Seat: p, Hand: five[p], Negotiation: &neg, Match: &match, Valid: valid}
-				a = table.choose(p, &v)
+			start := giretra.Negotiation{Dealer: dealer, Actions: append(append(buf[:0], neg.Actions...), act)}
+			ctr, fneg := fork.finishNegotiation(start, nb, &five, &match)
+			var sm *seatModels
+			if opt.CardModels {
+				sm = cardModels(&fork, &match, &fneg)
 			}
+			dec.Value[i] = playOut(full, ctr, dealer, &fneg, team, ms, sm, &match)
 		}
-		if st.Apply(len(neg.Actions), a) != nil {
-			break
+		out = append(out, dec)
+		if rng.Float64() < opt.Explore {
+			return valid[rng.IntN(len(valid))]
 		}
-		neg.Actions = append(neg.Actions, a)
-	}
+		v := giretra.BidView{Seat: p, Hand: five[p], Negotiation: neg, Match: &match, Valid: valid}
+		return table.choose(p, &v)
+	})
 	return out
 }
 

@@ -104,6 +104,19 @@ func (bs *bidders) learnedChoice(p giretra.Position, v *giretra.BidView) giretra
 // actions (the caller gives a buffer it owns), and returns the contract
 // and the finished negotiation.
 func (bs *bidders) finishNegotiation(neg giretra.Negotiation, st giretra.Bidding, five *[4]giretra.Set, match *giretra.MatchState) (giretra.Contract, giretra.Negotiation) {
+	st, neg = negotiate(neg, st, func(p giretra.Position, valid []giretra.Action, neg *giretra.Negotiation, _ *giretra.Bidding) giretra.Action {
+		v := giretra.BidView{Seat: p, Hand: five[p], Negotiation: neg, Match: match, Valid: valid}
+		return bs.choose(p, &v)
+	})
+	c, _ := st.Contract()
+	return c, neg
+}
+
+// negotiate plays neg (st its state) to its end, appending to neg's
+// actions: choose picks each action of a seat with more than one option
+// (it sees the negotiation and its state before the action); a seat with
+// one takes it. It returns the final state and negotiation.
+func negotiate(neg giretra.Negotiation, st giretra.Bidding, choose func(p giretra.Position, valid []giretra.Action, neg *giretra.Negotiation, st *giretra.Bidding) giretra.Action) (giretra.Bidding, giretra.Negotiation) {
 	for step := 0; !st.Complete() && step < maxFinishSteps; step++ {
 		p := st.CurrentPlayer
 		valid := st.ValidActions(neg.Actions)
@@ -112,16 +125,14 @@ func (bs *bidders) finishNegotiation(neg giretra.Negotiation, st giretra.Bidding
 		}
 		a := valid[0]
 		if len(valid) > 1 {
-			v := giretra.BidView{Seat: p, Hand: five[p], Negotiation: &neg, Match: match, Valid: valid}
-			a = bs.choose(p, &v)
+			a = choose(p, valid, &neg, &st)
 		}
 		if st.Apply(len(neg.Actions), a) != nil {
 			break
 		}
 		neg.Actions = append(neg.Actions, a)
 	}
-	c, _ := st.Contract()
-	return c, neg
+	return st, neg
 }
 
 // fivesOf draws the five cards each other seat of a sampled deal held
