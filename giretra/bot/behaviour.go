@@ -96,6 +96,9 @@ type behaviour struct {
 	// partner, when this bot bids by the evaluator, since a partner that
 	// is this bot does too.
 	learnedSeats uint8
+	// ownLearned is the evaluator's choice for such a seat (the bot's
+	// priorLearnedBid).
+	ownLearned func(*giretra.BidView) giretra.Action
 }
 
 // mixture is seat p's current mixture of policies.
@@ -361,7 +364,7 @@ func (bh *behaviour) bidLogLik(m int, p giretra.Position, hand5 giretra.Set, ste
 				choice, _ = bh.calc.ChooseAction(context.Background(), &v)
 			default:
 				if bh.learnedSeats&(1<<p) != 0 {
-					choice = priorLearnedBid(&v)
+					choice = bh.ownLearned(&v)
 				} else {
 					choice = chooseBid(&v)
 				}

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"math"
+
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/bidmodel"
@@ -24,20 +26,15 @@ func (b *Bot) situation(v *giretra.BidView, locked bool) (bidmodel.Situation, bo
 // priorLearnedBid is the evaluator's choice in v for a seat whose beliefs
 // of the others are unknown (the mixture before evidence): how a partner
 // that is this bot bids, as well as we can tell.
-func priorLearnedBid(v *giretra.BidView) giretra.Action {
+func (b *Bot) priorLearnedBid(v *giretra.BidView) giretra.Action {
 	s, ok := bidmodel.NewSituation(v)
 	if !ok {
 		return chooseBid(v)
 	}
-	var buf [16]float64
-	vals := bidmodel.Embedded().Values(&s, v.Valid, buf[:0])
-	best := 0
-	for i := range vals {
-		if vals[i] > vals[best] {
-			best = i
-		}
+	if a, ok := bestLearned(&s, v.Valid, b.cfg.Calibrated); ok {
+		return a
 	}
-	return v.Valid[best]
+	return chooseBid(v)
 }
 
 // learnedBid is the offered action the learned evaluator values most, or
@@ -48,18 +45,40 @@ func (b *Bot) learnedBid(v *giretra.BidView, heur giretra.Action, locked bool) g
 	if !ok {
 		return heur
 	}
+	if a, ok := bestLearned(&s, v.Valid, b.cfg.Calibrated); ok {
+		return a
+	}
+	return heur
+}
+
+// bestLearned is the action of valid the evaluator values most in s,
+// each value raised by the playout calibration of the contract the action
+// would leave when calibrated (the data's values are heuristic playouts);
+// ok is false when none is legal there.
+func bestLearned(s *bidmodel.Situation, valid []giretra.Action, calibrated bool) (giretra.Action, bool) {
 	var buf [16]float64
-	vals := bidmodel.Embedded().Values(&s, v.Valid, buf[:0])
+	vals := bidmodel.Embedded().Values(s, valid, buf[:0])
 	best := -1
-	for i := range vals {
+	for i, a := range valid {
+		if math.IsInf(vals[i], -1) {
+			continue
+		}
+		if calibrated {
+			nb := s.Bid
+			if nb.Apply(len(s.Neg.Actions), a) == nil {
+				if c, ok := nb.Contract(); ok {
+					vals[i] += calibration(c, a.Player.Team())
+				}
+			}
+		}
 		if best < 0 || vals[i] > vals[best] {
 			best = i
 		}
 	}
-	if best < 0 || vals[best] < -1e300 {
-		return heur
+	if best < 0 {
+		return giretra.Action{}, false
 	}
-	return v.Valid[best]
+	return valid[best], true
 }
 
 // handEval is a hand's strength for one mode: tricks it should take for

@@ -120,6 +120,9 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 				}
 			}
 			x := playOut(hands, ctr, st.Dealer, neg, team, ms, smp, v.Match)
+			if b.cfg.Calibrated {
+				x += calibration(ctr, team)
+			}
 			cands[i].sum += x
 			cands[i].last = x
 			if cands[i].act.SameChoice(heur) {
@@ -211,6 +214,35 @@ func bidCandidates(v *giretra.BidView, st giretra.Bidding, heur giretra.Action, 
 		cands = append(cands, candidate{act: a, contract: c, st: nb})
 	}
 	return cands
+}
+
+// playoutBias is how much better a contract of each class (Colour,
+// NoTrumps, AllTrumps) ends in real play than the heuristic playout of
+// the same deal says, from the announcing team's side, in the units of
+// dealValue: [0] when the opponents announce (our defence), [1] when we
+// do. Measured on the bot's own matches against Eva + Eva at 151 (seeds
+// 1300000, 400 duplicate matches, undoubled contracts, each deal played
+// out again by the heuristic on its true hands; ± the 95% interval):
+// ours +4.86 ± 2.11 (Colour), +15.80 ± 5.32 (NoTrumps), +6.00 ± 1.67
+// (AllTrumps); theirs −0.92 ± 3.51, −12.78 ± 11.58, −1.40 ± 1.47. The
+// bot plays NoTrumps far better than the heuristic, so playouts alone
+// undervalue it against AllTrumps.
+var playoutBias = [2][3]float64{{-0.92, -12.78, -1.40}, {4.86, 15.80, 6.00}}
+
+// calibration is what playoutBias adds to a playout of contract c valued
+// for team.
+func calibration(c giretra.Contract, team giretra.Team) float64 {
+	cls := 0
+	switch c.Mode {
+	case giretra.NoTrumps:
+		cls = 1
+	case giretra.AllTrumps:
+		cls = 2
+	}
+	if c.AnnouncerTeam() == team {
+		return playoutBias[1][cls]
+	}
+	return -playoutBias[0][cls]
 }
 
 // bestCandidate leaves the heuristic's action only for one whose gain

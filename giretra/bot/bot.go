@@ -81,6 +81,10 @@ type Config struct {
 	// contract played out is the one that negotiation ends on
 	// (finishNegotiation).
 	FinishBids bool
+	// Calibrated adds to each playout of the bid simulation how much
+	// better its contract's class ends in real play than in heuristic
+	// playouts (playoutBias).
+	Calibrated bool
 	// SimulateAll lets a finishing simulation weigh NoTrumps doubles and
 	// redoubles too, which the heuristic otherwise decides alone.
 	SimulateAll bool
@@ -321,6 +325,7 @@ func (b *Bot) seat(s giretra.Position) {
 	b.bh.learnedSeats = 0
 	if b.cfg.PartnerLearned {
 		b.bh.learnedSeats = 1 << s.Partner()
+		b.bh.ownLearned = b.priorLearnedBid
 	}
 }
 

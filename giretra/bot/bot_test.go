@@ -168,11 +168,26 @@ func TestBidOptionsAlwaysLegal(t *testing.T) {
 	for _, cfg := range []Config{
 		{Effort: 0.2, FinishBids: true},
 		{Effort: 0.2, FinishBids: true, SimulateAll: true, PlayoutModels: true},
-		{Effort: 0.2, LearnedBids: true},
+		{Effort: 0.2, LearnedBids: true, Calibrated: true},
+		{Effort: 0.2, Calibrated: true, BidBlend: 40},
+		{LearnedOnly: true, PartnerLearned: true, Calibrated: true},
 		{LearnedOnly: true, Fast: true},
 	} {
 		mk := func() giretra.Player { return New(cfg) }
 		runMatches(t, 2, mk, giretra.MatchConfig{TargetScore: 151, ColourSweepPoints: 25}, nil)
 		runMatches(t, 1, mk, giretra.MatchConfig{TargetScore: 151}, none)
+	}
+}
+
+// The calibration raises our contracts and lowers theirs by what the
+// bot's real play made of each class beyond the heuristic playouts.
+func TestCalibrationSides(t *testing.T) {
+	nt := giretra.Contract{Mode: giretra.NoTrumps, Announcer: giretra.Bottom}
+	if ours, theirs := calibration(nt, giretra.Team1), calibration(nt, giretra.Team2); ours <= 0 || theirs <= 0 {
+		t.Errorf("NoTrumps: announcer's side %+.2f, defenders' %+.2f; both should gain", ours, theirs)
+	}
+	at := giretra.Contract{Mode: giretra.AllTrumps, Announcer: giretra.Bottom}
+	if calibration(nt, giretra.Team1) <= calibration(at, giretra.Team1) {
+		t.Error("our NoTrumps should gain more than our AllTrumps")
 	}
 }

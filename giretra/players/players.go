@@ -231,7 +231,7 @@ func inProcess(sp spec.Spec) (Entry, bool, error) {
 }
 
 // BotOptions are our bot's options, for messages.
-const BotOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents|own[@bid|@play], finish, finishall, learned, learnedonly, partnerlearned, blend=K"
+const BotOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents|own[@bid|@play], calib, finish, finishall, learned, learnedonly, partnerlearned, blend=K"
 
 // parseBot reads our bot's options, separated by commas or colons
 // (hasOpts: a colon followed the kind, so an empty option list is an
@@ -262,6 +262,8 @@ func setBotOption(cfg *bot.Config, f string) error {
 		cfg.PlayoutModels = true
 	case !hasValue && name == "linear":
 		cfg.LinearScore = true
+	case !hasValue && name == "calib":
+		cfg.Calibrated = true
 	case !hasValue && name == "finish":
 		cfg.FinishBids = true
 	case !hasValue && name == "learned":
