@@ -27,7 +27,7 @@ var subcommands = map[string][]string{
 	"giretra-ref":   {"validate", "benchmark", "swiss", "compare", "show", "report", "losses"},
 	"battleref":     {"show", "report"},
 	"othello-train": {"gen", "valid", "fit", "check", "mpc", "openings"},
-	"giretra-train": {"gen", "fit", "check"},
+	"giretra-train": {"gen", "fit", "check", "calib"},
 	"othello-match": {"report"},
 }
 

@@ -4,6 +4,7 @@
 //	giretra-train gen -dir DATA -chunks 200 -seed 46001       # decisions, resumable
 //	giretra-train fit -dir DATA -valid 20 -o giretra/bidmodel/model.bin.gz
 //	giretra-train check -dir DATA -from 0 -chunks 20 -model FILE
+//	giretra-train calib -records RUNS/bot     # real play against heuristic playouts
 //
 // gen deals deals at tables of the policies the bot's behaviour model
 // knows and, at every bid decision with a choice, values each offered
@@ -15,7 +16,10 @@
 // is deterministic for its flags (single-threaded, the order from -seed);
 // its first -valid chunks are held out, and it prints the error and the
 // choices on them. check compares a model's choices with the heuristic's
-// on chunks it was not fitted on.
+// on chunks it was not fitted on. calib measures, on recorded matches, how
+// much better each class of contracts ended in real play than the
+// heuristic playouts the bid simulation and the data value it by (the
+// bot's playoutBias).
 package main
 
 import (
@@ -28,6 +32,7 @@ import (
 	"time"
 
 	"github.com/botarena/gamebot/giretra/bidmodel"
+	"github.com/botarena/gamebot/giretra/record"
 	"github.com/botarena/gamebot/giretra/train"
 	"github.com/botarena/gamebot/internal/chunks"
 	"github.com/botarena/gamebot/internal/cli"
@@ -37,7 +42,7 @@ func main() { cli.Main("giretra-train", run) }
 
 func run(ctx context.Context, args []string, _ func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: giretra-train gen|fit|check [flags]")
+		return errors.New("usage: giretra-train gen|fit|check|calib [flags]")
 	}
 	switch args[0] {
 	case "gen":
@@ -46,8 +51,10 @@ func run(ctx context.Context, args []string, _ func(string) string, _ io.Reader,
 		return fit(ctx, args[1:], stdout, stderr)
 	case "check":
 		return check(args[1:], stdout, stderr)
+	case "calib":
+		return calib(args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown subcommand %q: want gen, fit or check", args[0])
+	return fmt.Errorf("unknown subcommand %q: want gen, fit, check or calib", args[0])
 }
 
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
@@ -158,6 +165,30 @@ func check(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	printChoices(stdout, train.Compare(m, decs))
+	return nil
+}
+
+func calib(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("calib", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("records", "", "a folder of match records (giretra-strength -record)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return errors.New("calib: -records is required")
+	}
+	ms, err := record.ReadDir(*dir)
+	if err != nil {
+		return err
+	}
+	if len(ms) == 0 {
+		return fmt.Errorf("calib: no record in %s", *dir)
+	}
+	fmt.Fprintf(stdout, "%d matches; real result − heuristic playout of the same deal, from the announcer's side (us: the records' subject team)\n", len(ms))
+	for _, r := range train.Calibrate(ms) {
+		fmt.Fprintf(stdout, "%-20s n=%5d %+7.2f ± %.2f\n", r.Class, r.N, r.Mean, r.CI95)
+	}
 	return nil
 }
 

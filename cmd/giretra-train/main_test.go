@@ -52,6 +52,8 @@ func TestBadArguments(t *testing.T) {
 		{"gen", "-dir", t.TempDir(), "-seed", "1", "-explore", "2"},
 		{"fit", "-dir", t.TempDir()}, // no -o
 		{"check", "-dir", t.TempDir(), "-model", filepath.Join(t.TempDir(), "absent.gz")},
+		{"calib"},                          // no -records
+		{"calib", "-records", t.TempDir()}, // no record there
 	} {
 		if _, _, err := runTrain(t, args...); err == nil {
 			t.Errorf("%q: no error", args)

@@ -139,3 +139,25 @@ func cardModels(bs *bidders, match *giretra.MatchState, neg *giretra.Negotiation
 // HeuristicBid is the heuristic bidder's choice in v (one of v.Valid):
 // the proposal the bid simulation starts from, for comparisons.
 func HeuristicBid(v *giretra.BidView) giretra.Action { return chooseBid(v) }
+
+// HeuristicPlayout is the value for team of the deal whose eight-card
+// hands are hands, played to its end by the heuristic on every seat under
+// contract c after negotiation neg, as the bid simulation values a
+// playout (match points won minus lost, valued for the match score ms).
+func HeuristicPlayout(hands [4]giretra.Set, c giretra.Contract, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, match *giretra.MatchState) float64 {
+	return playOut(hands, c, neg.Dealer, neg, team, ms, nil, match)
+}
+
+// RealValue is what a deal that scored ours and theirs match points, a
+// Colour sweep of the team sweeper (when swept) included, is worth to
+// team as the bid simulation values a playout.
+func RealValue(c giretra.Contract, ours, theirs int, swept bool, sweeper, team giretra.Team, ms search.MatchScore) float64 {
+	if swept {
+		if sweeper == team {
+			ours += sweepValue * c.Multiplier.Factor()
+		} else {
+			theirs += sweepValue * c.Multiplier.Factor()
+		}
+	}
+	return ms.DealValue(ours, theirs)
+}
