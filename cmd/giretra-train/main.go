@@ -70,6 +70,7 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.Float64Var(&cfg.Options.Explore, "explore", 0.1, "chance a seat bids a random option on the negotiation's path")
 	fs.Float64Var(&cfg.Options.Long, "long", 0.3, "share of deals of a match to 500 (the others: 151)")
 	fs.BoolVar(&cfg.Options.CardModels, "card-models", false, "in the playouts, seats bidding as Eva or Calculating play their cards as it does")
+	fs.BoolVar(&cfg.Options.Calibrated, "calibrated", false, "raise each value by the bot's measured real-play gain over the heuristic for the finished contract's class")
 	learned := fs.String("learned", "", "a bid model (a file, or embedded) that bids for the seats of our heuristic's kind: a later round of the data")
 	if err := fs.Parse(args); err != nil {
 		return err

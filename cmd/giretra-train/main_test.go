@@ -39,7 +39,7 @@ func TestGenFitCheck(t *testing.T) {
 		t.Fatalf("check: %v\n%s", err, out)
 	}
 	// A second round: the first round's model bids for our seats.
-	if _, stderr, err := runTrain(t, "gen", "-dir", dir+"2", "-chunks", "1", "-deals", "10", "-seed", "12", "-learned", model, "-card-models"); err != nil {
+	if _, stderr, err := runTrain(t, "gen", "-dir", dir+"2", "-chunks", "1", "-deals", "10", "-seed", "12", "-learned", model, "-card-models", "-calibrated"); err != nil {
 		t.Fatalf("gen -learned: %v\n%s", err, stderr)
 	}
 }

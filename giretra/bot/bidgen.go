@@ -47,6 +47,10 @@ type BidGenOptions struct {
 	// cards as that agent does in the playouts that value the actions
 	// (the others play our heuristic).
 	CardModels bool `json:"cardModels,omitempty"`
+	// Calibrated raises each value by playoutBias for the contract its
+	// negotiation finished on: what the bot's real play makes of that
+	// class beyond the heuristic playout.
+	Calibrated bool `json:"calibrated,omitempty"`
 	// Learned, when set, bids for the seats of our heuristic's kind, the
 	// deciding seat's later bids included (a later round of the data,
 	// made with the model the previous round fitted); LearnedDigest names
@@ -108,6 +112,9 @@ func GenBidDeal(rng *rand.Rand, opt BidGenOptions) []BidDecision {
 				sm = cardModels(&fork, &match, &fneg)
 			}
 			dec.Value[i] = playOut(full, ctr, dealer, &fneg, team, ms, sm, &match)
+			if opt.Calibrated {
+				dec.Value[i] += calibration(ctr, team)
+			}
 		}
 		out = append(out, dec)
 		if rng.Float64() < opt.Explore {
