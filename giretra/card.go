@@ -303,6 +303,28 @@ func ParseMode(s string) (Mode, bool) {
 // IsColour reports whether m is one of the four Colour modes.
 func (m Mode) IsColour() bool { return m <= ColourSpades }
 
+// Mode families, by Family.
+const (
+	FamilyColour = iota
+	FamilyNoTrumps
+	FamilyAllTrumps
+)
+
+// FamilyNames names the families, by Family.
+var FamilyNames = [3]string{"colour", "notrumps", "alltrumps"}
+
+// Family is m's family: FamilyColour for the four Colours, FamilyNoTrumps
+// or FamilyAllTrumps.
+func (m Mode) Family() int {
+	switch m {
+	case NoTrumps:
+		return FamilyNoTrumps
+	case AllTrumps:
+		return FamilyAllTrumps
+	}
+	return FamilyColour
+}
+
 // Trump is the trump suit of a Colour mode.
 func (m Mode) Trump() Suit { return Suit(m) }
 

@@ -31,3 +31,18 @@ func TestCardText(t *testing.T) {
 		t.Errorf("MustParseCards = %v", got)
 	}
 }
+
+func TestModeFamily(t *testing.T) {
+	for m := range Mode(6) {
+		want := FamilyColour
+		switch m {
+		case NoTrumps:
+			want = FamilyNoTrumps
+		case AllTrumps:
+			want = FamilyAllTrumps
+		}
+		if got := m.Family(); got != want || m.IsColour() != (got == FamilyColour) {
+			t.Errorf("%v: family %d (%s), want %d", m, got, FamilyNames[got], want)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func (b *Bot) priorLearnedBid(v *giretra.BidView) giretra.Action {
 	if !ok {
 		return chooseBid(v)
 	}
-	if a, ok := bestLearned(&s, v.Valid, b.cfg.Calibrated); ok {
+	if a, ok := bestLearned(bidmodel.Embedded(), &s, v.Valid, b.cfg.Calibrated); ok {
 		return a
 	}
 	return chooseBid(v)
@@ -45,19 +45,19 @@ func (b *Bot) learnedBid(v *giretra.BidView, heur giretra.Action, locked bool) g
 	if !ok {
 		return heur
 	}
-	if a, ok := bestLearned(&s, v.Valid, b.cfg.Calibrated); ok {
+	if a, ok := bestLearned(bidmodel.Embedded(), &s, v.Valid, b.cfg.Calibrated); ok {
 		return a
 	}
 	return heur
 }
 
-// bestLearned is the action of valid the evaluator values most in s,
+// bestLearned is the action of valid the evaluator m values most in s,
 // each value raised by the playout calibration of the contract the action
 // would leave when calibrated (the data's values are heuristic playouts);
 // ok is false when none is legal there.
-func bestLearned(s *bidmodel.Situation, valid []giretra.Action, calibrated bool) (giretra.Action, bool) {
+func bestLearned(m *bidmodel.Model, s *bidmodel.Situation, valid []giretra.Action, calibrated bool) (giretra.Action, bool) {
 	var buf [16]float64
-	vals := bidmodel.Embedded().Values(s, valid, buf[:0])
+	vals := m.Values(s, valid, buf[:0])
 	best := -1
 	for i, a := range valid {
 		if math.IsInf(vals[i], -1) {

@@ -216,8 +216,8 @@ func bidCandidates(v *giretra.BidView, st giretra.Bidding, heur giretra.Action, 
 	return cands
 }
 
-// playoutBias is how much better a contract of each class (Colour,
-// NoTrumps, AllTrumps) ends in real play than the heuristic playout of
+// playoutBias is how much better a contract of each family (Colour,
+// NoTrumps, AllTrumps, by Mode.Family) ends in real play than the heuristic playout of
 // the same deal says, from the announcing team's side, in the units of
 // dealValue: [0] when the opponents announce (our defence), [1] when we
 // do. Measured by giretra-train calib on the bot's own matches against
@@ -233,17 +233,10 @@ var playoutBias = [2][3]float64{{-0.92, -12.78, -1.40}, {4.86, 15.80, 6.00}}
 // calibration is what playoutBias adds to a playout of contract c valued
 // for team.
 func calibration(c giretra.Contract, team giretra.Team) float64 {
-	cls := 0
-	switch c.Mode {
-	case giretra.NoTrumps:
-		cls = 1
-	case giretra.AllTrumps:
-		cls = 2
-	}
 	if c.AnnouncerTeam() == team {
-		return playoutBias[1][cls]
+		return playoutBias[1][c.Mode.Family()]
 	}
-	return -playoutBias[0][cls]
+	return -playoutBias[0][c.Mode.Family()]
 }
 
 // bestCandidate leaves the heuristic's action only for one whose gain

@@ -88,15 +88,10 @@ func (bs *bidders) learnedChoice(p giretra.Position, v *giretra.BidView) giretra
 		s.Mix[i] = [4]float32{}
 		s.Mix[i][bs.kind[q]] = 1
 	}
-	var buf [16]float64
-	vals := bs.learned.Values(&s, v.Valid, buf[:0])
-	best := 0
-	for i := range vals {
-		if vals[i] > vals[best] {
-			best = i
-		}
+	if a, ok := bestLearned(bs.learned, &s, v.Valid, false); ok {
+		return a
 	}
-	return v.Valid[best]
+	return chooseBid(v)
 }
 
 // finishNegotiation plays neg (ending with the candidate action, st its

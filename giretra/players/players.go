@@ -282,14 +282,14 @@ func setBotOption(cfg *bot.Config, f string) error {
 		cfg.Oracle = &bot.Oracle{Partner: who == "full" || who == "partner", Opponents: who == "full" || who == "opponents",
 			Own: who == "full" || who == "own", BidOnly: phase == "bid", PlayOnly: phase == "play"}
 	case hasValue && name == "blend":
-		x, perr := strconv.ParseFloat(value, 64)
-		if perr != nil || !(x > 0) || math.IsInf(x, 0) {
+		x, ok := positive(value)
+		if !ok {
 			return fmt.Errorf("bad blend=%s (want a positive number of deals)", value)
 		}
 		cfg.BidBlend = x
 	case hasValue && name == "effort":
-		x, perr := strconv.ParseFloat(value, 64)
-		if perr != nil || !(x > 0) || math.IsInf(x, 0) {
+		x, ok := positive(value)
+		if !ok {
 			return fmt.Errorf("bad effort=%s (want a positive number)", value)
 		}
 		cfg.Effort = x
@@ -303,6 +303,12 @@ func setBotOption(cfg *bot.Config, f string) error {
 		return fmt.Errorf("unknown option %q (want %s)", f, BotOptions)
 	}
 	return nil
+}
+
+// positive reads a finite number above zero.
+func positive(s string) (float64, bool) {
+	x, err := strconv.ParseFloat(s, 64)
+	return x, err == nil && x > 0 && !math.IsInf(x, 0)
 }
 
 // labelled is e named by sp's label, when it has one.

@@ -197,13 +197,7 @@ func (an *announcers) add(d giretra.DealResult, aTeam giretra.Team) {
 	if d.AnnouncerTeam != aTeam {
 		s = 1
 	}
-	f := 0
-	switch d.Mode {
-	case giretra.NoTrumps:
-		f = 1
-	case giretra.AllTrumps:
-		f = 2
-	}
+	f := d.Mode.Family()
 	an.announced[f][s]++
 	if d.MatchPoints[d.AnnouncerTeam] > d.MatchPoints[d.AnnouncerTeam.Other()] || d.IsInstantWin {
 		an.won[f][s]++

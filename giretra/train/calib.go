@@ -87,12 +87,5 @@ func calibDeal(d *record.Deal, sub giretra.Team) (float64, string) {
 	if team == sub {
 		who = "us"
 	}
-	class := "colour"
-	switch c.Mode {
-	case giretra.NoTrumps:
-		class = "notrumps"
-	case giretra.AllTrumps:
-		class = "alltrumps"
-	}
-	return real - heur, fmt.Sprintf("%s %s x%d", who, class, c.Multiplier.Factor())
+	return real - heur, fmt.Sprintf("%s %s x%d", who, giretra.FamilyNames[c.Mode.Family()], c.Multiplier.Factor())
 }
