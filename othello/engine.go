@@ -69,6 +69,9 @@ type StdSettings struct {
 	Without        stdengine.Without // parts of the search switched off
 	Model          *stdengine.Model  // the std evaluation (nil: the embedded one)
 	AntiModel      *stdengine.Model  // the anti evaluation (nil: the embedded one)
+	// Errors, when set, is the ProbCut error model of the std game
+	// instead of the one fitted for the embedded evaluation.
+	Errors *stdengine.ErrorModel
 	// GenericAnti plays anti with the generic searcher and its
 	// hand-written evaluation, as the engine did before it had an anti
 	// model: the reference the anti model is measured against.

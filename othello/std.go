@@ -76,6 +76,9 @@ func (e *Engine) stdSearcher(anti bool) (s *stdengine.Searcher, done func()) {
 	if !ok {
 		s = stdengine.NewSearcher(model, e.opts.TTBits+1)
 		s.SetWithout(e.std.Without)
+		if e.std.Errors != nil && !anti {
+			s.SetErrors(*e.std.Errors)
+		}
 	}
 	return s, func() { pool.put(s) }
 }

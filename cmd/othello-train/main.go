@@ -136,6 +136,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&opt.NoMobility, "no-mobility", false, "no mobility weight: the search evaluates leaves without generating moves")
 	fs.BoolVar(&opt.Tie, "tie", false, "fit a pattern configuration and its mirror image as one weight")
 	fs.IntVar(&opt.PerWeight, "per-weight", 0, "scale each pattern weight's step by K/min(n, K), n the positions reading it (0: one step for all)")
+	fs.IntVar(&opt.Anchors, "anchors", 0, "fit this many weight sets a parity of the empties, each stage interpolated between the two around it (0: one set a stage)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

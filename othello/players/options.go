@@ -81,6 +81,11 @@ var Options = []Option{
 		}
 		return nil
 	}},
+	{Name: "mpc", Usage: "std: the ProbCut error model's five coefficients `A,B,C,D,E` (othello-train mpc prints them; joined by + in a spec) instead of the embedded evaluation's", set: func(p *Player, v string) error {
+		m, err := stdengine.ParseErrorModel(v)
+		p.Engine.Std.Errors = &m
+		return err
+	}},
 	{Name: "generic-anti", Bool: true, Usage: "anti: play with the generic searcher and its hand-written evaluation instead of the std engine with the anti model (true/false)", set: func(p *Player, v string) (err error) {
 		p.Engine.Std.GenericAnti, err = boolOf(v)
 		return err

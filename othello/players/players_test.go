@@ -39,6 +39,9 @@ func TestEngineSpecs(t *testing.T) {
 		{"engine:threads=2", func(o *othello.EngineOptions) bool { return o.Threads == 2 }},
 		{"engine:solve-at=12,depth=3", func(o *othello.EngineOptions) bool { return o.SolveAt == 12 && o.MaxDepth == 3 }},
 		{"engine:generic-anti=true", func(o *othello.EngineOptions) bool { return o.Std.GenericAnti }},
+		{"engine:mpc=1.752+-1.406+0.401+3.342+-5.507", func(o *othello.EngineOptions) bool {
+			return o.Std.Errors != nil && *o.Std.Errors == stdengine.ErrorModel{A: 1.752, B: -1.406, C: 0.401, D: 3.342, E: -5.507}
+		}},
 		{"A=engine:depth=2", func(o *othello.EngineOptions) bool { return o.MaxDepth == 2 }},
 	}
 	for _, tc := range good {
@@ -64,6 +67,9 @@ func TestEngineSpecs(t *testing.T) {
 		{"engine:model=/nonexistent", `model="/nonexistent"`},
 		{"engine:model=/dev/null", `model="/dev/null"`},
 		{"engine:threads=0", `threads="0"`},
+		{"engine:mpc=1+2+3", `mpc="1+2+3"`},
+		{"engine:mpc=1+2+3+4+x", `mpc="1+2+3+4+x"`},
+		{"engine:mpc=1+2+3+4+NaN", `mpc="1+2+3+4+NaN"`},
 		{"engine:threads=two", `threads="two"`},
 		{"engine:threads=65", `threads="65"`},
 		{"jsonline:", "name the command"},

@@ -1,6 +1,11 @@
 package stdengine
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // Multi-ProbCut (Buro): a shallow search predicts a deep one, deep ≈
 // shallow with an error of standard deviation σ that depends on the
@@ -32,6 +37,28 @@ type ErrorModel struct {
 // strength was measured with this model (docs/othello-training.md), so it
 // stays until the refit is measured in play.
 var defaultErrors = ErrorModel{A: 1.677, B: -1.156, C: 0.737, D: 2.733, E: -3.648}
+
+// ParseErrorModel reads an error model as its five coefficients A, B, C,
+// D and E, separated by commas or by + (a spec's separator).
+func ParseErrorModel(v string) (ErrorModel, error) {
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '+' })
+	if len(parts) != 5 {
+		return ErrorModel{}, fmt.Errorf("want five coefficients A, B, C, D, E; got %d", len(parts))
+	}
+	var c [5]float64
+	for i, s := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(x) || math.Abs(x) > 20 {
+			return ErrorModel{}, fmt.Errorf("coefficient %q: want a number within ±20", s)
+		}
+		c[i] = x
+	}
+	return ErrorModel{A: c[0], B: c[1], C: c[2], D: c[3], E: c[4]}, nil
+}
+
+// SetErrors makes the searcher cut with another error model than its
+// evaluation's own.
+func (s *Searcher) SetErrors(m ErrorModel) { s.margins = m.margins() }
 
 // antiErrors is the misère game's model: the std game's, which the anti
 // model was measured with (docs/othello-training.md); `othello-train mpc

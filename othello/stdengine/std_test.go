@@ -323,3 +323,32 @@ func FuzzDecodeModel(f *testing.F) {
 		_ = m.Eval(1<<27|1<<36, 1<<28|1<<35, false)
 	})
 }
+
+// TestSetErrors: a searcher told a far smaller error model cuts more, so
+// it searches fewer nodes to the same depth at the same selectivity, and a
+// malformed model is refused.
+func TestSetErrors(t *testing.T) {
+	set := midgameSet(t)[:4]
+	nodes := func(s *Searcher) (n uint64) {
+		for _, pos := range set {
+			s.Clear()
+			n += s.Search(context.Background(), pos.P, pos.O, pos.White, movesList(pos.P, pos.O), Limits{MaxDepth: 7, MidgameSel: 1}).Nodes
+		}
+		return n
+	}
+	def := nodes(NewSearcher(testModel(t), 16))
+	tight := NewSearcher(testModel(t), 16)
+	m, err := ParseErrorModel("-5,0,0,-5,0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight.SetErrors(m)
+	if n := nodes(tight); n >= def {
+		t.Fatalf("σ near 0: %d nodes, the embedded error model %d", n, def)
+	}
+	for _, bad := range []string{"", "1,2,3,4", "1,2,3,4,5,6", "1,2,x,4,5", "1,2,3,4,Inf", "1,2,3,4,99"} {
+		if _, err := ParseErrorModel(bad); err == nil {
+			t.Errorf("ParseErrorModel(%q) accepted", bad)
+		}
+	}
+}

@@ -115,7 +115,16 @@ type FitOptions struct {
 	// that read it in its own stage: a rare configuration learns from
 	// its few positions as fast as a common one from its many.
 	PerWeight int
-	Log       func(epoch int, train, holdout float64)
+	// Anchors, when at least 2, fits that many weight sets for each parity
+	// of the empties instead of one per stage: a stage's weights are the
+	// linear interpolation of the two anchors around it (anchors evenly
+	// spaced over the stages of its parity, the first and last stage
+	// among them). Every position then trains the two anchors around its
+	// stage, so each weight learns from the positions of several stages,
+	// and the weights change smoothly with the empties. The model written
+	// has its NumStages stages as usual, so the engine reads it at no cost.
+	Anchors int
+	Log     func(epoch int, train, holdout float64)
 }
 
 func (o *FitOptions) label(x *Sample) float32 {
@@ -135,6 +144,9 @@ func mirror(b uint64) uint64 { return bits.ReverseBytes64(b) }
 // of the same parity, so that stages with few positions borrow from their
 // neighbours. It stops with ctx's error when ctx is done.
 func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) ([]int16, error) {
+	if opt.Anchors != 0 && (opt.Anchors < 2 || opt.Anchors > stdengine.NumStages/2 || opt.Tie || opt.PerWeight > 0) {
+		return nil, fmt.Errorf("anchors: %d, want 2–%d, without tying or per-weight steps", opt.Anchors, stdengine.NumStages/2)
+	}
 	f, err := newFitter(opt)
 	if err != nil {
 		return nil, err
@@ -168,13 +180,14 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 	return f.weights(), nil
 }
 
-// fitter is a fit in progress: the weights by stage (disc units), where
-// their decay pulls, and what each step reads.
+// fitter is a fit in progress: the weight sets (disc units), where their
+// decay pulls, and what each step reads.
 type fitter struct {
 	opt        FitOptions
-	n, tables  int       // a stage's weights, of which the pattern tables'
-	w, w0      []float32 // the weights, and where the decay pulls
-	canon      []int32   // with Tie: the weight a pattern index is fitted as
+	n, tables  int       // a set's weights, of which the pattern tables'
+	w, w0      []float32 // the weight sets, and where the decay pulls
+	mix        [stdengine.NumStages][2]share
+	canon      []int32 // with Tie: the weight a pattern index is fitted as
 	scale      []float32 // with PerWeight: each pattern weight's step factor (stage × index)
 	decay      float32
 	scalarRate [stdengine.NumScalars]float32
@@ -182,18 +195,60 @@ type fitter struct {
 	sc         [stdengine.NumScalars]int32
 }
 
+// share is a weight set's part in a stage's weights.
+type share struct {
+	set int
+	lam float32
+}
+
+// anchorMix is, with k anchors a parity, each stage's two anchors (weight
+// sets: parity·k + anchor) and their parts, and for each set the stage it
+// sits on.
+func anchorMix(k int) (mix [stdengine.NumStages][2]share, at []int) {
+	at = make([]int, 2*k)
+	for par := range 2 {
+		last := (stdengine.NumStages-par+1)/2 - 1 // the parity's stages are 2j+par, j ≤ last
+		pos := make([]int, k)
+		for i := range k {
+			pos[i] = (2*i*last + k - 1) / (2 * (k - 1))
+			at[par*k+i] = 2*pos[i] + par
+		}
+		for j := 0; j <= last; j++ {
+			i := 0
+			for i < k-2 && pos[i+1] < j {
+				i++
+			}
+			lam := float32(pos[i+1]-j) / float32(pos[i+1]-pos[i])
+			mix[2*j+par] = [2]share{{par*k + i, lam}, {par*k + i + 1, 1 - lam}}
+		}
+	}
+	return mix, at
+}
+
 func newFitter(opt FitOptions) (*fitter, error) {
 	n := stdengine.StageLen
 	f := &fitter{opt: opt, n: n, tables: n - stdengine.NumScalars, decay: float32(1 - opt.L2),
 		scalarRate: [stdengine.NumScalars]float32{0.1, 0.01, 0.002, 0.002}}
-	f.w = make([]float32, stdengine.NumStages*n)
+	sets := stdengine.NumStages
+	at := make([]int, sets) // the stage each set starts from
+	for s := range f.mix {
+		f.mix[s] = [2]share{{s, 1}, {s, 0}}
+		at[s] = s
+	}
+	if opt.Anchors > 0 {
+		f.mix, at = anchorMix(opt.Anchors)
+		sets = len(at)
+	}
+	f.w = make([]float32, sets*n)
 	f.w0 = make([]float32, len(f.w))
 	if opt.Init != nil {
-		if len(opt.Init) != len(f.w) {
-			return nil, fmt.Errorf("initial weights: %d, want %d", len(opt.Init), len(f.w))
+		if len(opt.Init) != stdengine.NumStages*n {
+			return nil, fmt.Errorf("initial weights: %d, want %d", len(opt.Init), stdengine.NumStages*n)
 		}
-		for i, v := range opt.Init {
-			f.w[i] = float32(v) / stdengine.EvalScale
+		for set, s := range at {
+			for i, v := range opt.Init[s*n:][:n] {
+				f.w[set*n+i] = float32(v) / stdengine.EvalScale
+			}
 		}
 		copy(f.w0, f.w)
 	}
@@ -202,7 +257,7 @@ func newFitter(opt FitOptions) (*fitter, error) {
 		for i, j := range f.canon {
 			f.canon[i] = min(int32(i), j)
 		}
-		for s := range stdengine.NumStages { // start from the pair's mean
+		for s := range sets { // start from the pair's mean
 			ws := f.w[s*n:]
 			for i, j := range f.canon {
 				if int(j) < i {
@@ -215,7 +270,7 @@ func newFitter(opt FitOptions) (*fitter, error) {
 	}
 	if opt.NoMobility {
 		f.scalarRate[stdengine.ScalarMobility] = 0
-		for s := range stdengine.NumStages {
+		for s := range sets {
 			f.w[s*n+f.tables+stdengine.ScalarMobility] = 0
 			f.w0[s*n+f.tables+stdengine.ScalarMobility] = 0
 		}
@@ -257,6 +312,9 @@ func (f *fitter) countScale(samples []Sample) {
 // at half strength, its mirror image too with Mirror. It returns the
 // squared error of its own stage's prediction before the step.
 func (f *fitter) step(x *Sample, lr float32) (se float64) {
+	if f.opt.Anchors > 0 {
+		return f.stepMixed(x, lr)
+	}
 	n, tables := f.n, f.tables
 	y := f.opt.label(x)
 	e := int(x.Empties)
@@ -309,6 +367,53 @@ func (f *fitter) step(x *Sample, lr float32) (se float64) {
 	return se
 }
 
+// stepMixed is step for anchored sets: the prediction is the stage's
+// mix of its two anchors, and each anchor moves by its part of the error.
+func (f *fitter) stepMixed(x *Sample, lr float32) (se float64) {
+	y := f.opt.label(x)
+	mix := &f.mix[stdengine.StageOf(int(x.Empties))]
+	images := 1
+	if f.opt.Mirror {
+		images = 2
+	}
+	for im := range images {
+		p, o := x.P, x.O
+		if im == 1 {
+			p, o = mirror(p), mirror(o)
+		}
+		f.inputs(p, o)
+		d := f.predictMixed(mix) - y
+		if im == 0 {
+			se = float64(d * d)
+		}
+		for _, sh := range mix {
+			if sh.lam == 0 {
+				continue
+			}
+			g := lr * d * sh.lam
+			ws, ws0 := f.w[sh.set*f.n:][:f.n], f.w0[sh.set*f.n:][:f.n]
+			for _, i := range f.idx {
+				ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g
+			}
+			for s, v := range f.sc {
+				ws[f.tables+s] -= g * f.scalarRate[s] * float32(v)
+			}
+		}
+	}
+	return se
+}
+
+// predictMixed is the prediction of the inputs in hand by a stage's mix.
+func (f *fitter) predictMixed(mix *[2]share) float32 {
+	var v float32
+	for _, sh := range mix {
+		if sh.lam != 0 {
+			v += sh.lam * predict(f.w[sh.set*f.n:][:f.n], f.tables, &f.idx, &f.sc)
+		}
+	}
+	return v
+}
+
 // rms is the root mean squared error of the weights' predictions of the
 // final discs of held.
 func (f *fitter) rms(held []Sample) float64 {
@@ -316,7 +421,7 @@ func (f *fitter) rms(held []Sample) float64 {
 	for k := range held {
 		x := &held[k]
 		f.inputs(x.P, x.O)
-		d := predict(f.w[stdengine.StageOf(int(x.Empties))*f.n:][:f.n], f.tables, &f.idx, &f.sc) - float32(x.Final)
+		d := f.predictMixed(&f.mix[stdengine.StageOf(int(x.Empties))]) - float32(x.Final)
 		he += float64(d * d)
 	}
 	return math.Sqrt(he / float64(max(len(held), 1)))
@@ -332,9 +437,15 @@ func (f *fitter) weights() []int16 {
 			}
 		}
 	}
-	out := make([]int16, len(f.w))
-	for i, v := range f.w {
-		out[i] = int16(max(-30000, min(30000, math.Round(float64(v)*stdengine.EvalScale))))
+	out := make([]int16, stdengine.NumStages*f.n)
+	for s, mix := range f.mix {
+		for i := range f.n {
+			var v float32
+			for _, sh := range mix {
+				v += sh.lam * f.w[sh.set*f.n+i]
+			}
+			out[s*f.n+i] = int16(max(-30000, min(30000, math.Round(float64(v)*stdengine.EvalScale))))
+		}
 	}
 	return out
 }

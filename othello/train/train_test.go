@@ -284,3 +284,74 @@ func TestMobilityTableNeverWorse(t *testing.T) {
 		t.Fatalf("a cell without positions corrects by %v", c)
 	}
 }
+
+// TestAnchorMix: every stage is a convex mix of two anchors of its own
+// parity, an anchor's own stage is that anchor alone, and the parts move
+// linearly between anchors.
+func TestAnchorMix(t *testing.T) {
+	for k := 2; k <= stdengine.NumStages/2; k++ {
+		mix, at := anchorMix(k)
+		if len(at) != 2*k {
+			t.Fatalf("k=%d: %d sets", k, len(at))
+		}
+		for set, s := range at {
+			if s&1 != set/k || (mix[s][0].set != set || mix[s][0].lam != 1) && (mix[s][1].set != set || mix[s][1].lam != 1) {
+				t.Fatalf("k=%d: set %d sits on stage %d, whose mix is %v", k, set, s, mix[s])
+			}
+		}
+		for s, m := range mix {
+			a, b := m[0], m[1]
+			if a.set/k != s&1 || b.set/k != s&1 || b.set != a.set+1 || a.lam < 0 || b.lam < 0 || math.Abs(float64(a.lam+b.lam)-1) > 1e-6 {
+				t.Fatalf("k=%d stage %d: mix %v", k, s, m)
+			}
+			if lo, hi := at[a.set], at[b.set]; s < lo || s > hi {
+				t.Fatalf("k=%d stage %d: between anchors on stages %d and %d", k, s, lo, hi)
+			}
+		}
+	}
+}
+
+// TestFitAnchors: an anchored fit learns, writes a full model whose stages
+// between two anchors are their interpolation, and rejects what it cannot
+// combine with.
+func TestFitAnchors(t *testing.T) {
+	_, all := quickGames(t, 30, 2)
+	var zero float64
+	for _, x := range all {
+		zero += float64(x.Final) * float64(x.Final)
+	}
+	zero = math.Sqrt(zero / float64(len(all)))
+	var last float64
+	const k = 4
+	w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Anchors: k, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil || !(last < zero) {
+		t.Fatalf("fit rmse %.2f, zero model %.2f (%v)", last, zero, err)
+	}
+	if _, err := stdengine.NewModel(w, false); err != nil {
+		t.Fatal(err)
+	}
+	// A stage between two anchors lies between their stages' weights.
+	mix, at := anchorMix(k)
+	n := stdengine.StageLen
+	moved := 0
+	for s, m := range mix {
+		lo, hi := w[at[m[0].set]*n:][:n], w[at[m[1].set]*n:][:n]
+		for i, v := range w[s*n:][:n] {
+			if v < min(lo[i], hi[i])-1 || v > max(lo[i], hi[i])+1 {
+				t.Fatalf("stage %d weight %d: %d, anchors %d and %d", s, i, v, lo[i], hi[i])
+			}
+			if lo[i] != hi[i] {
+				moved++
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no weight differs between anchors")
+	}
+	for _, bad := range []FitOptions{{Anchors: 1}, {Anchors: stdengine.NumStages}, {Anchors: 3, Tie: true}, {Anchors: 3, PerWeight: 10}} {
+		bad.Epochs, bad.Rate = 1, 0.003
+		if _, err := Fit(context.Background(), all, bad, rand.New(rand.NewPCG(1, 1))); err == nil {
+			t.Fatalf("%+v: fitted", bad)
+		}
+	}
+}
