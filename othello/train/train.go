@@ -187,7 +187,7 @@ type fitter struct {
 	n, tables  int       // a set's weights, of which the pattern tables'
 	w, w0      []float32 // the weight sets, and where the decay pulls
 	mix        [stdengine.NumStages][2]share
-	canon      []int32 // with Tie: the weight a pattern index is fitted as
+	canon      []int32   // with Tie: the weight a pattern index is fitted as
 	scale      []float32 // with PerWeight: each pattern weight's step factor (stage × index)
 	decay      float32
 	scalarRate [stdengine.NumScalars]float32
