@@ -33,9 +33,10 @@ type ErrorModel struct {
 // within 0.95–1.11, so deep ≈ shallow is assumed without a fitted slope.
 // The same command on the present evaluation fits {A: 1.752, B: -1.406,
 // C: 0.401, D: 3.342, E: -5.507}: midgame σ 4–22% smaller, endgame σ from
-// 19% larger at 14 empties to 18% smaller at 26. The present evaluation's
-// strength was measured with this model (docs/othello-training.md), so it
-// stays until the refit is measured in play.
+// 19% larger at 14 empties to 18% smaller at 26. Measured in play (the
+// engine's mpc option) it is worth nothing measurable at equal time
+// (docs/othello-training.md: 50.7% over 300 matches), so the model the
+// present evaluation was measured with stays.
 var defaultErrors = ErrorModel{A: 1.677, B: -1.156, C: 0.737, D: 2.733, E: -3.648}
 
 // ParseErrorModel reads an error model as its five coefficients A, B, C,

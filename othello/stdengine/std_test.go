@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -349,6 +350,40 @@ func TestSetErrors(t *testing.T) {
 	for _, bad := range []string{"", "1,2,3,4", "1,2,3,4,5,6", "1,2,x,4,5", "1,2,3,4,Inf", "1,2,3,4,99"} {
 		if _, err := ParseErrorModel(bad); err == nil {
 			t.Errorf("ParseErrorModel(%q) accepted", bad)
+		}
+	}
+}
+
+// TestPlanOf: the root's iterations for each kind of limits.
+func TestPlanOf(t *testing.T) {
+	mid := func(to, sel int) (p []iter) {
+		for d := 1; d <= to; d++ {
+			p = append(p, iter{d, sel})
+		}
+		return p
+	}
+	solves := func(e int, sels ...int) (p []iter) {
+		for _, s := range sels {
+			p = append(p, iter{e, s})
+		}
+		return p
+	}
+	play := Limits{MidgameSel: 1, ExactEmpties: 20, ProbableEmpties: 26, SolveAfter: 10}
+	for _, tc := range []struct {
+		name    string
+		lim     Limits
+		empties int
+		want    []iter
+	}{
+		{"fixed depth short of the end", Limits{MaxDepth: 8, MidgameSel: 1}, 30, mid(8, 1)},
+		{"fixed depth to the end: midgame, then the exact solve", Limits{MaxDepth: 64, MidgameSel: 1}, 12, append(mid(11, 1), solves(12, SelExact)...)},
+		{"clock, too many empties to solve: the clock stops it first", play, 40, append(mid(39, 1), solves(40, SelExact)...)},
+		{"clock, probable solves only", play, 24, append(mid(10, 1), solves(24, 1, 2, 3, 4)...)},
+		{"clock, an exact solve", play, 18, append(mid(17, 1), solves(18, SelExact)...)},
+		{"clock, the exact limit itself", play, 20, append(mid(19, 1), solves(20, SelExact)...)},
+	} {
+		if got := planOf(nil, tc.lim, tc.empties); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
