@@ -8,13 +8,12 @@ import (
 	"github.com/botarena/gamebot/othello/stdengine"
 )
 
-// The midgame depth the root reaches before it solves: a solve that does
-// not finish in time plays that iteration's move, so probable solves,
-// which often do not, come after a deep one.
-const (
-	stdSolveAfterExact     = 10
-	stdSolveAfterSelective = 16
-)
+// stdSolveAfter is the midgame depth the root reaches before probable
+// solves (a position with too many empties to solve exactly in time): a
+// solve that does not finish plays that iteration's move, so probable
+// solves, which often do not, come after a deep one. A position it can
+// solve exactly gets every midgame depth first (stdengine's planOf).
+const stdSolveAfter = 16
 
 // reversiMinStdDepth: below this depth the std engine would see less of
 // a reversi position than the generic searcher, which knows the limit.
@@ -48,10 +47,7 @@ func reversiStdDepth(st *State, exact int) int {
 func (e *Engine) stdLimits(st *State, hard time.Duration, timed bool) stdengine.Limits {
 	exact := exactEmptiesFor(hard, 8)
 	lim := stdengine.Limits{MidgameSel: e.std.MidgameSel,
-		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfterExact}
-	if st.Empties() > exact {
-		lim.SolveAfter = stdSolveAfterSelective
-	}
+		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfter}
 	if !timed {
 		lim.ExactEmpties, lim.ProbableEmpties = 0, 0
 	}

@@ -24,14 +24,14 @@ type Limits struct {
 	// MidgameSel is the selectivity of the midgame iterations: a
 	// multi-ProbCut level, 0 (1.0σ) … SelExact (no ProbCut).
 	MidgameSel int
-	// ProbableEmpties: from this many empties on, the root solves after
-	// the midgame iterations, probable solves first (selectivity rising
-	// from MidgameSel); 0: never.
+	// ProbableEmpties: from this many empties down, the root solves after
+	// the midgame iterations, probable solves (selectivity rising from
+	// MidgameSel); 0: never.
 	ProbableEmpties int
-	// ExactEmpties: from this many empties on, the solves go on to
-	// SelExact (an exact solve); above it they stop at SelExact−1.
+	// ExactEmpties: from this many empties down, the root solves exactly
+	// after every midgame depth, without probable solves.
 	ExactEmpties int
-	// SolveAfter: the midgame depth reached before the root starts solving.
+	// SolveAfter: the midgame depth reached before the probable solves.
 	SolveAfter int
 	// Threads: searchers on as many goroutines sharing the table, a
 	// parallel search (parallel.go); ≤ 1: the search of one goroutine.
