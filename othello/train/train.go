@@ -142,7 +142,8 @@ func mirror(b uint64) uint64 { return bits.ReverseBytes64(b) }
 // returns them in stdengine.EvalScale units, ready for stdengine.NewModel. A position
 // trains its own stage and, at half strength, the two neighbouring stages
 // of the same parity, so that stages with few positions borrow from their
-// neighbours. It stops with ctx's error when ctx is done.
+// neighbours (with Anchors, the two anchors around its stage instead). It
+// stops with ctx's error when ctx is done.
 func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) ([]int16, error) {
 	if opt.Anchors != 0 && (opt.Anchors < 2 || opt.Anchors > stdengine.NumStages/2 || opt.Tie || opt.PerWeight > 0) {
 		return nil, fmt.Errorf("anchors: %d, want 2–%d, without tying or per-weight steps", opt.Anchors, stdengine.NumStages/2)
@@ -184,11 +185,11 @@ func Fit(ctx context.Context, samples []Sample, opt FitOptions, rng *rand.Rand) 
 // decay pulls, and what each step reads.
 type fitter struct {
 	opt        FitOptions
-	n, tables  int       // a set's weights, of which the pattern tables'
-	w, w0      []float32 // the weight sets, and where the decay pulls
-	mix        [stdengine.NumStages][2]share
-	canon      []int32   // with Tie: the weight a pattern index is fitted as
-	scale      []float32 // with PerWeight: each pattern weight's step factor (stage × index)
+	n, tables  int                           // a set's weights, of which the pattern tables'
+	w, w0      []float32                     // the weight sets, and where the decay pulls
+	mix        [stdengine.NumStages][2]share // each stage's sets: itself alone, or two anchors
+	canon      []int32                       // with Tie: the weight a pattern index is fitted as
+	scale      []float32                     // with PerWeight: each pattern weight's step factor (stage × index)
 	decay      float32
 	scalarRate [stdengine.NumScalars]float32
 	idx        [stdengine.NumInstances]int32 // the inputs of the position in hand
