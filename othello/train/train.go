@@ -327,22 +327,13 @@ func (f *fitter) step(x *Sample, lr float32) (se float64) {
 	if e-4 >= 0 {
 		stages[2] = stdengine.StageOf(e - 4)
 	}
-	images := 1
-	if f.opt.Mirror {
-		images = 2
-	}
-	for im := range images {
-		p, o := x.P, x.O
-		if im == 1 {
-			p, o = mirror(p), mirror(o)
-		}
-		f.inputs(p, o)
+	for im := range f.images() {
+		f.readImage(x, im)
 		for j, s := range stages {
 			if s < 0 {
 				continue
 			}
-			ws, ws0 := f.w[s*n:][:n], f.w0[s*n:][:n]
-			d := predict(ws, tables, &f.idx, &f.sc) - y
+			d := predict(f.w[s*n:][:n], tables, &f.idx, &f.sc) - y
 			if j == 0 && im == 0 {
 				se += float64(d * d)
 			}
@@ -350,22 +341,49 @@ func (f *fitter) step(x *Sample, lr float32) (se float64) {
 			if j > 0 {
 				g /= 2
 			}
-			if f.scale != nil {
-				sw := f.scale[s*n:][:n]
-				for _, i := range f.idx {
-					ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g*sw[i]
-				}
-			} else {
-				for _, i := range f.idx {
-					ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g
-				}
-			}
-			for s, v := range f.sc {
-				ws[tables+s] -= g * f.scalarRate[s] * float32(v)
-			}
+			f.nudge(s, g)
 		}
 	}
 	return se
+}
+
+// images is how many images of a position a step trains: the position,
+// and with Mirror its mirror image too.
+func (f *fitter) images() int {
+	if f.opt.Mirror {
+		return 2
+	}
+	return 1
+}
+
+// readImage reads image im of x (1: the mirror image) into f's inputs.
+func (f *fitter) readImage(x *Sample, im int) {
+	p, o := x.P, x.O
+	if im == 1 {
+		p, o = mirror(p), mirror(o)
+	}
+	f.inputs(p, o)
+}
+
+// nudge moves weight set s against the error by g: the pattern weights
+// read (each by its own factor with PerWeight), decayed towards where the
+// decay pulls, and the scalars at their own rates.
+func (f *fitter) nudge(s int, g float32) {
+	n := f.n
+	ws, ws0 := f.w[s*n:][:n], f.w0[s*n:][:n]
+	if f.scale != nil {
+		sw := f.scale[s*n:][:n]
+		for _, i := range f.idx {
+			ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g*sw[i]
+		}
+	} else {
+		for _, i := range f.idx {
+			ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g
+		}
+	}
+	for k, v := range f.sc {
+		ws[f.tables+k] -= g * f.scalarRate[k] * float32(v)
+	}
 }
 
 // stepMixed is step for anchored sets: the prediction is the stage's
@@ -373,31 +391,15 @@ func (f *fitter) step(x *Sample, lr float32) (se float64) {
 func (f *fitter) stepMixed(x *Sample, lr float32) (se float64) {
 	y := f.opt.label(x)
 	mix := &f.mix[stdengine.StageOf(int(x.Empties))]
-	images := 1
-	if f.opt.Mirror {
-		images = 2
-	}
-	for im := range images {
-		p, o := x.P, x.O
-		if im == 1 {
-			p, o = mirror(p), mirror(o)
-		}
-		f.inputs(p, o)
+	for im := range f.images() {
+		f.readImage(x, im)
 		d := f.predictMixed(mix) - y
 		if im == 0 {
 			se = float64(d * d)
 		}
 		for _, sh := range mix {
-			if sh.lam == 0 {
-				continue
-			}
-			g := lr * d * sh.lam
-			ws, ws0 := f.w[sh.set*f.n:][:f.n], f.w0[sh.set*f.n:][:f.n]
-			for _, i := range f.idx {
-				ws[i] = ws0[i] + (ws[i]-ws0[i])*f.decay - g
-			}
-			for s, v := range f.sc {
-				ws[f.tables+s] -= g * f.scalarRate[s] * float32(v)
+			if sh.lam != 0 {
+				f.nudge(sh.set, lr*d*sh.lam)
 			}
 		}
 	}

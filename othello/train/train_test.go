@@ -187,15 +187,20 @@ func TestChunksResume(t *testing.T) {
 	}
 }
 
+// zeroRMSE is the error of predicting 0 for every sample's final result.
+func zeroRMSE(all []Sample) float64 {
+	var se float64
+	for _, x := range all {
+		se += float64(x.Final) * float64(x.Final)
+	}
+	return math.Sqrt(se / float64(len(all)))
+}
+
 // TestFitLearns: the fit explains the data better than predicting 0, and
 // its weights make a valid model.
 func TestFitLearns(t *testing.T) {
 	_, all := quickGames(t, 30, 2)
-	var zero float64
-	for _, x := range all {
-		zero += float64(x.Final) * float64(x.Final)
-	}
-	zero = math.Sqrt(zero / float64(len(all)))
+	zero := zeroRMSE(all)
 	var last float64
 	w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil || !(last < zero) {
@@ -316,11 +321,7 @@ func TestAnchorMix(t *testing.T) {
 // combine with.
 func TestFitAnchors(t *testing.T) {
 	_, all := quickGames(t, 30, 2)
-	var zero float64
-	for _, x := range all {
-		zero += float64(x.Final) * float64(x.Final)
-	}
-	zero = math.Sqrt(zero / float64(len(all)))
+	zero := zeroRMSE(all)
 	var last float64
 	const k = 4
 	w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Anchors: k, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
