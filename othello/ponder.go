@@ -25,7 +25,7 @@ func (e *Engine) Ponder(ctx context.Context, p *Position) {
 	}
 	timed := e.opts.MaxDepth <= 0 || e.opts.FixedTime > 0
 	_, hard, _ := e.timePlan(p, overheadMs)
-	lim := e.stdLimits(st, hard, timed)
+	lim := e.stdLimits(hard, timed)
 	lim.MaxDepth, lim.Threads = e.opts.MaxDepth, 1
 	pl, op := st.Bitboards()
 	if e.opts.Cores == nil {

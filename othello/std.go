@@ -41,10 +41,10 @@ func reversiStdDepth(st *State, exact int) int {
 	return d
 }
 
-// stdLimits are the std engine's limits for st when a move may take up to
-// hard (timed: whether there is a clock at all): the selectivity, and from
-// how many empties the root solves, probably and then exactly.
-func (e *Engine) stdLimits(st *State, hard time.Duration, timed bool) stdengine.Limits {
+// stdLimits are the std engine's limits when a move may take up to hard
+// (timed: whether there is a clock at all): the selectivity, and from how
+// many empties the root solves, probably and then exactly.
+func (e *Engine) stdLimits(hard time.Duration, timed bool) stdengine.Limits {
 	exact := exactEmptiesFor(hard, 8)
 	lim := stdengine.Limits{MidgameSel: e.std.MidgameSel,
 		ExactEmpties: exact, ProbableEmpties: exact + e.std.ProbableSolves, SolveAfter: stdSolveAfter}
@@ -87,7 +87,7 @@ func (e *Engine) chooseStd(ctx context.Context, p *Position, s search) Decision 
 	defer done()
 	st := p.State
 	pl, op := st.Bitboards()
-	lim := e.stdLimits(st, time.Until(s.deadline), !s.deadline.IsZero())
+	lim := e.stdLimits(time.Until(s.deadline), !s.deadline.IsZero())
 	lim.MaxDepth, lim.Soft, lim.Deadline, lim.FailLowDeadline = s.maxDepth, s.soft*6/10, s.deadline, s.failLow
 	lim.Threads, lim.Helpers = s.threads, s.helpers
 	if e.opts.SolveAt > 0 {
