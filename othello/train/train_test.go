@@ -309,8 +309,12 @@ func TestAnchorMix(t *testing.T) {
 			if a.set/k != s&1 || b.set/k != s&1 || b.set != a.set+1 || a.lam < 0 || b.lam < 0 || math.Abs(float64(a.lam+b.lam)-1) > 1e-6 {
 				t.Fatalf("k=%d stage %d: mix %v", k, s, m)
 			}
-			if lo, hi := at[a.set], at[b.set]; s < lo || s > hi {
+			lo, hi := at[a.set], at[b.set]
+			if s < lo || s > hi {
 				t.Fatalf("k=%d stage %d: between anchors on stages %d and %d", k, s, lo, hi)
+			}
+			if want := float64(hi-s) / float64(hi-lo); math.Abs(float64(a.lam)-want) > 1e-6 {
+				t.Fatalf("k=%d stage %d: the lower anchor's part %v, want %v (anchors on stages %d and %d)", k, s, a.lam, want, lo, hi)
 			}
 		}
 	}
