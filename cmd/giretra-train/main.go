@@ -71,6 +71,7 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.Float64Var(&cfg.Options.Long, "long", 0.3, "share of deals of a match to 500 (the others: 151)")
 	fs.BoolVar(&cfg.Options.CardModels, "card-models", false, "in the playouts, seats bidding as Eva or Calculating play their cards as it does")
 	fs.BoolVar(&cfg.Options.Calibrated, "calibrated", false, "raise each value by the bot's measured real-play gain over the heuristic for the finished contract's class")
+	fs.IntVar(&cfg.Options.SolveFrom, "solve-from", 0, "in the playouts, seats of our kind play the deal's end exactly from this many cards (0: the heuristic throughout)")
 	learned := fs.String("learned", "", "a bid model (a file, or embedded) that bids for the seats of our heuristic's kind: a later round of the data")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -173,6 +174,9 @@ func calib(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("calib", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("records", "", "a folder of match records (giretra-strength -record)")
+	var opt train.CalibOptions
+	fs.IntVar(&opt.SolveFrom, "solve-from", 0, "the subject team's seats play the deal's end exactly from this many cards (0: the heuristic throughout)")
+	fs.BoolVar(&opt.EvaOpponents, "eva-opponents", false, "the other team's seats play as Eva rather than by the heuristic")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -186,8 +190,8 @@ func calib(args []string, stdout, stderr io.Writer) error {
 	if len(ms) == 0 {
 		return fmt.Errorf("calib: no record in %s", *dir)
 	}
-	fmt.Fprintf(stdout, "%d matches; real result − heuristic playout of the same deal, from the announcer's side (us: the records' subject team)\n", len(ms))
-	for _, r := range train.Calibrate(ms) {
+	fmt.Fprintf(stdout, "%d matches; real result − playout of the same deal, from the announcer's side (us: the records' subject team)\n", len(ms))
+	for _, r := range train.Calibrate(ms, opt) {
 		fmt.Fprintf(stdout, "%-20s n=%5d %+7.2f ± %.2f\n", r.Class, r.N, r.Mean, r.CI95)
 	}
 	return nil

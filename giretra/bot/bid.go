@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"math"
 
 	"github.com/botarena/gamebot/giretra"
@@ -50,6 +51,21 @@ func (b *Bot) learnedBid(v *giretra.BidView, heur giretra.Action, locked bool) g
 	}
 	return heur
 }
+
+// announceLearned is the simulation's action when it doubles or
+// redoubles, or when the evaluator would; otherwise the evaluator's. The
+// evaluator's labels value a doubled contract by a defence that sees
+// every card, and so overrate doubles; its other choices stand.
+func (b *Bot) announceLearned(ctx context.Context, v *giretra.BidView, heur giretra.Action, locked bool) giretra.Action {
+	sim := b.simulateBid(ctx, v, heur)
+	learned := b.learnedBid(v, sim, locked)
+	if isDouble(sim) || isDouble(learned) {
+		return sim
+	}
+	return learned
+}
+
+func isDouble(a giretra.Action) bool { return a.Type == giretra.Double || a.Type == giretra.Redouble }
 
 // bestLearned is the action of valid the evaluator m values most in s,
 // each value raised by the playout calibration of the contract the action

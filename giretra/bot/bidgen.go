@@ -15,9 +15,10 @@ import (
 // situations are seen too. At every decision with a choice, each offered
 // action is forked: the negotiation is finished from it as
 // finishNegotiation does (the deciding seat by our heuristic, the others
-// by their table policies), the deal is played out by the heuristic with
-// all eight cards of every hand as dealt, and the action is valued for
-// the deciding seat's team as the bid simulation values a playout.
+// by their table policies), the deal is played out with all eight cards
+// of every hand as dealt (by the heuristic, or as BidGenOptions say), and
+// the action is valued for the deciding seat's team as the bid
+// simulation values a playout.
 
 // BidDecision is one bid decision of a generated deal: what the deciding
 // seat saw, and the value of each offered action on the true deal.
@@ -47,6 +48,11 @@ type BidGenOptions struct {
 	// cards as that agent does in the playouts that value the actions
 	// (the others play our heuristic).
 	CardModels bool `json:"cardModels,omitempty"`
+	// SolveFrom, when positive, has the seats of our heuristic's kind (the
+	// deciding seat among them) play the rest of each playout exactly, by
+	// the solver on the true deal, once they hold at most this many
+	// cards: the bot's own play searches from seven cards (endgame).
+	SolveFrom int `json:"solveFrom,omitempty"`
 	// Calibrated raises each value by playoutBias for the contract its
 	// negotiation finished on: what the bot's real play makes of that
 	// class beyond the heuristic playout.
@@ -92,6 +98,11 @@ func GenBidDeal(rng *rand.Rand, opt BidGenOptions) []BidDecision {
 	}
 	var out []BidDecision
 	buf := make([]giretra.Action, 0, maxFinishSteps+1)
+	var eg *endgame
+	if opt.SolveFrom > 0 {
+		eg = &endgame{from: opt.SolveFrom, s: search.Acquire()}
+		defer search.Release(eg.s)
+	}
 	negotiate(giretra.Negotiation{Dealer: dealer}, giretra.NewBidding(dealer), func(p giretra.Position, valid []giretra.Action, neg *giretra.Negotiation, st *giretra.Bidding) giretra.Action {
 		dec := BidDecision{Seat: p, Hand: five[p], Match: match, Kinds: kinds,
 			Neg:   giretra.Negotiation{Dealer: dealer, Actions: append([]giretra.Action(nil), neg.Actions...)},
@@ -111,7 +122,10 @@ func GenBidDeal(rng *rand.Rand, opt BidGenOptions) []BidDecision {
 			if opt.CardModels {
 				sm = cardModels(&fork, &match, &fneg)
 			}
-			dec.Value[i] = playOut(full, ctr, dealer, &fneg, team, ms, sm, &match)
+			if eg != nil {
+				eg.seats = fork.ownSeats()
+			}
+			dec.Value[i] = playOut(full, ctr, dealer, &fneg, team, ms, sm, eg, &match)
 			if opt.Calibrated {
 				dec.Value[i] += calibration(ctr, team)
 			}
@@ -143,16 +157,52 @@ func cardModels(bs *bidders, match *giretra.MatchState, neg *giretra.Negotiation
 	return &sm
 }
 
+// ownSeats are the seats of bs that bid as our heuristic does, a bit per
+// seat.
+func (bs *bidders) ownSeats() uint8 {
+	var seats uint8
+	for p := range giretra.Position(4) {
+		if bs.kind[p] == modelOwn {
+			seats |= 1 << p
+		}
+	}
+	return seats
+}
+
 // HeuristicBid is the heuristic bidder's choice in v (one of v.Valid):
 // the proposal the bid simulation starts from, for comparisons.
 func HeuristicBid(v *giretra.BidView) giretra.Action { return chooseBid(v) }
 
-// HeuristicPlayout is the value for team of the deal whose eight-card
-// hands are hands, played to its end by the heuristic on every seat under
-// contract c after negotiation neg, as the bid simulation values a
-// playout (match points won minus lost, valued for the match score ms).
-func HeuristicPlayout(hands [4]giretra.Set, c giretra.Contract, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, match *giretra.MatchState) float64 {
-	return playOut(hands, c, neg.Dealer, neg, team, ms, nil, match)
+// PlayoutOptions say how the seats of a playout (Playout) play: by
+// default all of them by our heuristic.
+type PlayoutOptions struct {
+	// Eva is the seats, a bit per seat, that play as the Eva agent does.
+	Eva uint8
+	// Solve is the seats that play the rest of the deal exactly, by the
+	// solver on the true hands, once they hold at most SolveFrom cards.
+	Solve     uint8
+	SolveFrom int
+}
+
+// Playout is the value for team of the deal whose eight-card hands are
+// hands, played to its end under contract c after negotiation neg as opt
+// says, as the bid simulation values a playout (match points won minus
+// lost, valued for the match score ms).
+func Playout(hands [4]giretra.Set, c giretra.Contract, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, match *giretra.MatchState, opt PlayoutOptions) float64 {
+	var sm *seatModels
+	if opt.Eva != 0 {
+		sm = &seatModels{seats: opt.Eva}
+		for p := range 4 {
+			sm.kind[p] = modelEva
+		}
+		sm.start(match, neg)
+	}
+	var eg *endgame
+	if opt.Solve != 0 && opt.SolveFrom > 0 {
+		eg = &endgame{seats: opt.Solve, from: opt.SolveFrom, s: search.Acquire()}
+		defer search.Release(eg.s)
+	}
+	return playOut(hands, c, neg.Dealer, neg, team, ms, sm, eg, match)
 }
 
 // RealValue is what a deal that scored ours and theirs match points, a

@@ -87,6 +87,11 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 		fin = b.finishBidders(v.Seat)
 		finBuf = make([]giretra.Action, 0, len(v.Negotiation.Actions)+maxFinishSteps+1)
 	}
+	var eg *endgame
+	if b.cfg.BidEndgame > 0 {
+		eg = &endgame{seats: 1<<v.Seat | 1<<v.Seat.Partner(), from: b.cfg.BidEndgame, s: search.Acquire()}
+		defer search.Release(eg.s)
+	}
 	done := 0
 	var hands [4]giretra.Set
 	var sm seatModels
@@ -119,7 +124,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 					smp.start(v.Match, neg)
 				}
 			}
-			x := playOut(hands, ctr, st.Dealer, neg, team, ms, smp, v.Match)
+			x := playOut(hands, ctr, st.Dealer, neg, team, ms, smp, eg, v.Match)
 			if b.cfg.Calibrated {
 				x += calibration(ctr, team)
 			}
@@ -264,18 +269,18 @@ func bestCandidate(cands []candidate, done int, heur giretra.Action) giretra.Act
 // playOut plays a deal with the heuristic on all seats but those sm
 // models (sm may be nil; it is changed) and returns our team's result:
 // match points won minus lost, a Colour sweep's bonus.
-func playOut(hands [4]giretra.Set, c giretra.Contract, dealer giretra.Position, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, sm *seatModels, match *giretra.MatchState) float64 {
+func playOut(hands [4]giretra.Set, c giretra.Contract, dealer giretra.Position, neg *giretra.Negotiation, team giretra.Team, ms search.MatchScore, sm *seatModels, eg *endgame, match *giretra.MatchState) float64 {
 	hs := giretra.HandState{Mode: c.Mode, Current: giretra.NewTrick(dealer.Next()), Completed: make([]giretra.Trick, 0, 8)}
-	if !finishDeal(&hands, &hs, c, neg, sm, match) {
+	if !finishDeal(&hands, &hs, c, neg, sm, eg, match) {
 		return 0 // inconsistent sample
 	}
 	return dealValue(&hs, c, team, ms)
 }
 
 // finishDeal plays hs to its end with the heuristic on all seats but
-// those sm models (nil: none). It reports false when a seat has no legal
-// card (an inconsistent sample).
-func finishDeal(hands *[4]giretra.Set, hs *giretra.HandState, c giretra.Contract, neg *giretra.Negotiation, sm *seatModels, match *giretra.MatchState) bool {
+// those sm models and those eg solves (nil: none). It reports false when
+// a seat has no legal card (an inconsistent sample).
+func finishDeal(hands *[4]giretra.Set, hs *giretra.HandState, c giretra.Contract, neg *giretra.Negotiation, sm *seatModels, eg *endgame, match *giretra.MatchState) bool {
 	for !hs.Over {
 		p := hs.Current.Next()
 		valid := giretra.LegalPlays(hands[p], &hs.Current, hs.Mode)
@@ -283,7 +288,10 @@ func finishDeal(hands *[4]giretra.Set, hs *giretra.HandState, c giretra.Contract
 			return false
 		}
 		card := giretra.NoCard
-		if sm != nil && sm.seats&(1<<p) != 0 {
+		if valid&(valid-1) != 0 {
+			card = eg.card(p, hands, hs, valid, c, neg)
+		}
+		if card == giretra.NoCard && sm != nil && sm.seats&(1<<p) != 0 {
 			card = sm.card(p, hands[p], valid, hs, match)
 		}
 		if card == giretra.NoCard {
@@ -341,7 +349,7 @@ func playOutFrom(hands [4]giretra.Set, hs *giretra.HandState, first giretra.Card
 	if sm != nil {
 		sm.played(p, first, &h, done, match)
 	}
-	if !finishDeal(&hands, &h, c, neg, sm, match) {
+	if !finishDeal(&hands, &h, c, neg, sm, nil, match) {
 		return 0 // inconsistent sample
 	}
 	return dealValue(&h, c, team, ms) + perPoint*float64(h.CardPoints[team])

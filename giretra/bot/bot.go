@@ -106,6 +106,20 @@ type Config struct {
 	// LearnedOnly bids by the learned evaluator alone, without the
 	// simulation (for comparisons).
 	LearnedOnly bool
+	// BidEndgame, when positive, has our team's seats in the bid
+	// simulation's playouts play the rest of each sampled deal exactly
+	// (endgame) once they hold at most this many cards, as the bot's own
+	// search plays them, rather than by the heuristic throughout.
+	BidEndgame int
+	// Edge is the match points a deal the bot expects its team to
+	// outscore the other by: its decisions weigh the chance of winning
+	// the match as a favourite by that much would (search.MatchScore.Edge;
+	// 0: as an equal team).
+	Edge int
+	// LearnedAnnounce bids by the learned evaluator where its labels
+	// hold (announcements, accepts) and leaves doubles and redoubles to
+	// the simulation (announceLearned).
+	LearnedAnnounce bool
 	// LinearScore values deals by their points instead of by the chance of
 	// winning the match (search.MatchScore.Linear; for comparisons).
 	LinearScore bool
@@ -236,6 +250,9 @@ func (b *Bot) ChooseAction(ctx context.Context, v *giretra.BidView) (a giretra.A
 		b.seat(v.Seat)
 	}
 	heur := chooseBid(v)
+	if b.cfg.LearnedAnnounce && !b.cfg.Fast && len(v.Valid) > 1 {
+		return b.announceLearned(ctx, v, heur, locked), nil
+	}
 	if (b.cfg.LearnedBids || b.cfg.LearnedOnly) && len(v.Valid) > 1 {
 		heur = b.learnedBid(v, heur, locked)
 		if b.cfg.LearnedOnly {

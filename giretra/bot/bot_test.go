@@ -172,6 +172,8 @@ func TestBidOptionsAlwaysLegal(t *testing.T) {
 		{Effort: 0.2, Calibrated: true, BidBlend: 40},
 		{LearnedOnly: true, PartnerLearned: true, Calibrated: true},
 		{LearnedOnly: true, Fast: true},
+		{Effort: 0.1, BidEndgame: 4, PlayoutModels: true, Edge: 8},
+		{Effort: 0.2, LearnedAnnounce: true, PartnerLearned: true},
 	} {
 		mk := func() giretra.Player { return New(cfg) }
 		runMatches(t, 2, mk, giretra.MatchConfig{TargetScore: 151, ColourSweepPoints: 25}, nil)

@@ -73,7 +73,7 @@ func TestPlayoutModelsPlayAsTheAgents(t *testing.T) {
 		sm.start(&match, neg)
 		h = hands
 		ps := giretra.HandState{Mode: mode, Current: giretra.NewTrick(dealer.Next())}
-		if !finishDeal(&h, &ps, ctr, neg, &sm, &match) {
+		if !finishDeal(&h, &ps, ctr, neg, &sm, nil, &match) {
 			t.Fatalf("deal %d: the playout found no legal card", i)
 		}
 		var got []giretra.Card

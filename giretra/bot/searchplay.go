@@ -90,7 +90,7 @@ func (b *Bot) matchScore(m *giretra.MatchState, team giretra.Team) search.MatchS
 	if m == nil {
 		return search.MatchScore{Linear: b.cfg.LinearScore}
 	}
-	return search.MatchScore{Ours: m.Points[team], Theirs: m.Points[team.Other()], Target: m.TargetScore, Linear: b.cfg.LinearScore}
+	return search.MatchScore{Ours: m.Points[team], Theirs: m.Points[team.Other()], Target: m.TargetScore, Edge: b.cfg.Edge, Linear: b.cfg.LinearScore}
 }
 
 // rolloutCard chooses a card early in the deal, where exact solving is too

@@ -39,6 +39,7 @@ import (
 	"github.com/botarena/gamebot/giretra"
 	"github.com/botarena/gamebot/giretra/agents"
 	"github.com/botarena/gamebot/giretra/bot"
+	"github.com/botarena/gamebot/giretra/search"
 	"github.com/botarena/gamebot/internal/spec"
 )
 
@@ -231,7 +232,7 @@ func inProcess(sp spec.Spec) (Entry, bool, error) {
 }
 
 // BotOptions are our bot's options, for messages.
-const BotOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents|own[@bid|@play], calib, finish, finishall, learned, learnedonly, partnerlearned, blend=K"
+const BotOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents|own[@bid|@play], calib, finish, finishall, learned, learnedonly, learnedannounce, partnerlearned, blend=K, endgame=N, edge=N"
 
 // parseBot reads our bot's options, separated by commas or colons
 // (hasOpts: a colon followed the kind, so an empty option list is an
@@ -270,6 +271,8 @@ func setBotOption(cfg *bot.Config, f string) error {
 		cfg.LearnedBids = true
 	case !hasValue && name == "learnedonly":
 		cfg.LearnedOnly = true
+	case !hasValue && name == "learnedannounce":
+		cfg.LearnedAnnounce = true
 	case !hasValue && name == "partnerlearned":
 		cfg.PartnerLearned = true
 	case !hasValue && name == "finishall":
@@ -287,6 +290,18 @@ func setBotOption(cfg *bot.Config, f string) error {
 			return fmt.Errorf("bad blend=%s (want a positive number of deals)", value)
 		}
 		cfg.BidBlend = x
+	case hasValue && name == "endgame":
+		n, perr := strconv.Atoi(value)
+		if perr != nil || n < 1 || n > 8 {
+			return fmt.Errorf("bad endgame=%s (want the cards in hand, 1 to 8, from which our seats solve the bid simulation's playouts)", value)
+		}
+		cfg.BidEndgame = n
+	case hasValue && name == "edge":
+		n, perr := strconv.Atoi(value)
+		if perr != nil || n < -search.MaxEdge || n > search.MaxEdge {
+			return fmt.Errorf("bad edge=%s (want the match points a deal our team expects to outscore the other by, %d to %d)", value, -search.MaxEdge, search.MaxEdge)
+		}
+		cfg.Edge = n
 	case hasValue && name == "effort":
 		x, ok := positive(value)
 		if !ok {

@@ -42,6 +42,14 @@ func TestInProcessSpecs(t *testing.T) {
 		{"bot:effort=0", "bad effort=0"},
 		{"bot:effort=NaN", "bad effort=NaN"},
 		{"bot:effort=+Inf", "bad effort=+Inf"},
+		{"bot:endgame=5:models:edge=8", ""},
+		{"bot:edge=-4", ""},
+		{"bot:learnedannounce:partnerlearned", ""},
+		{"bot:endgame=0", "bad endgame=0"},
+		{"bot:endgame=9", "bad endgame=9"},
+		{"bot:endgame=five", "bad endgame=five"},
+		{"bot:edge=31", "bad edge=31"},
+		{"bot:edge=2.5", "bad edge=2.5"},
 		{"bot:oracle=everyone", "bad oracle=everyone"},
 		{"bot:oracle=full@cut", "bad oracle=full@cut"},
 		{"bottom", `unknown agent "bottom"`},
@@ -98,9 +106,9 @@ func TestInProcessEntries(t *testing.T) {
 		}
 	}
 	// Both option separators read the same options.
-	for _, spec := range []string{"bot:fast:effort=2:oracle=full@bid", "bot:fast,effort=2,oracle=full@bid"} {
+	for _, spec := range []string{"bot:fast:effort=2:oracle=full@bid:edge=8:endgame=5", "bot:fast,effort=2,oracle=full@bid,edge=8,endgame=5"} {
 		e, err := InProcess(spec)
-		if err != nil || !e.NeedsDeal() || !e.Bot.Fast || e.Bot.Effort != 2 || !e.Bot.Oracle.BidOnly || !e.Bot.Oracle.Partner || !e.Bot.Oracle.Opponents {
+		if err != nil || !e.NeedsDeal() || !e.Bot.Fast || e.Bot.Effort != 2 || !e.Bot.Oracle.BidOnly || !e.Bot.Oracle.Partner || !e.Bot.Oracle.Opponents || e.Bot.Edge != 8 || e.Bot.BidEndgame != 5 {
 			t.Errorf("%s → %+v %v", spec, e, err)
 		}
 	}

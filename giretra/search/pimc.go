@@ -31,6 +31,10 @@ type Utility struct {
 // utilities: our points, theirs, the target. The zero value ignores it.
 type MatchScore struct {
 	Ours, Theirs, Target int
+	// Edge is the match points a deal we expect to outscore the other team
+	// by, on average (0: equal teams): the chance of winning is then that
+	// of the favourite (WinTableWithEdge).
+	Edge int
 	// Linear values a deal by its points, plus or minus a fixed bonus
 	// when it ends the match, instead of by the chance of winning (for
 	// comparisons: bot:linear).
@@ -51,7 +55,7 @@ func (ms MatchScore) DealValue(ours, theirs int) float64 {
 		return d
 	}
 	if !ms.Linear {
-		if t := WinTableFor(ms.Target); t != nil {
+		if t := WinTableWithEdge(ms.Target, ms.Edge); t != nil {
 			return t.Value([2]int{ms.Ours, ms.Theirs}, ours, theirs)
 		}
 	}

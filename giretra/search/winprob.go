@@ -17,6 +17,13 @@ import (
 // (outcomes.txt, written by giretra-strength -outcomes). The rules are the
 // engine's (MatchState.WithDeal): a team wins when it reaches the target
 // and the other has not; when both reach it, the target grows by 100.
+//
+// A table can also be built for a team expected to outscore the other by
+// an edge of E match points a deal: each deal's result is then drawn from
+// the measured distribution tilted towards the team (exponentially in
+// its margin) until its mean margin is E. A favourite gains from every
+// deal still to play, so a gamble is worth less to it than to an equal
+// team: it needs the table to weigh risk as its own future does.
 
 //go:embed outcomes.txt
 var outcomesText string
@@ -51,41 +58,94 @@ var dealOutcomes = sync.OnceValue(func() []outcome {
 	return out
 })
 
-// WinTable is P(win) for one target, by the points each team still needs.
+// WinTable is P(win) for one target and edge, by the points each team
+// still needs.
 type WinTable struct {
 	target int
+	edge   int
 	w      []float32 // w[(nu-1)*target + nt-1], needs 1..target
 	// scale turns a win-probability difference into match points: the
 	// value of one match point at the start of a match.
 	scale float64
 }
 
-var winTables sync.Map // target → *WinTable
+var winTables sync.Map // tableKey → *WinTable
+
+type tableKey struct{ target, edge int }
 
 // maxTableTarget bounds the targets tabled (a 1000-point target is 4 MB);
 // beyond it DealValue falls back to the points themselves.
 const maxTableTarget = 1000
 
-// WinTableFor returns the table of a target (computed once per target,
-// about a millisecond per 10,000 states), or nil when target is out of
-// range.
-func WinTableFor(target int) *WinTable {
+// MaxEdge bounds the edge of a table, in match points a deal: beyond a
+// few tens a deal's results could no longer be tilted that far.
+const MaxEdge = 30
+
+// WinTableFor returns the table of a target for equal teams (computed
+// once per target, about a millisecond per 10,000 states), or nil when
+// target is out of range.
+func WinTableFor(target int) *WinTable { return WinTableWithEdge(target, 0) }
+
+// WinTableWithEdge returns the table of a target for a team expected to
+// outscore the other by edge match points a deal (clamped to ±MaxEdge),
+// or nil when target is out of range.
+func WinTableWithEdge(target, edge int) *WinTable {
 	if target < 2 || target > maxTableTarget {
 		return nil
 	}
-	if t, ok := winTables.Load(target); ok {
+	edge = max(-MaxEdge, min(edge, MaxEdge))
+	k := tableKey{target, edge}
+	if t, ok := winTables.Load(k); ok {
 		return t.(*WinTable)
 	}
-	t, _ := winTables.LoadOrStore(target, newWinTable(target))
+	t, _ := winTables.LoadOrStore(k, newWinTable(target, edge))
 	return t.(*WinTable)
+}
+
+// tilted is the distribution oc tilted exponentially in the margin
+// (us − them) until its mean margin is edge.
+func tilted(oc []outcome, edge int) []outcome {
+	if edge == 0 {
+		return oc
+	}
+	mean := func(lambda float64) float64 {
+		var z, m float64
+		for _, o := range oc {
+			w := o.p * math.Exp(lambda*float64(o.us-o.them))
+			z += w
+			m += w * float64(o.us-o.them)
+		}
+		return m / z
+	}
+	// The mean is increasing in lambda: bisect.
+	lo, hi := -1.0, 1.0
+	for range 100 {
+		mid := (lo + hi) / 2
+		if mean(mid) < float64(edge) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	lambda := (lo + hi) / 2
+	out := make([]outcome, len(oc))
+	var z float64
+	for i, o := range oc {
+		out[i] = outcome{o.us, o.them, o.p * math.Exp(lambda*float64(o.us-o.them))}
+		z += out[i].p
+	}
+	for i := range out {
+		out[i].p /= z
+	}
+	return out
 }
 
 // Resets add this much to the target when both teams reach it.
 const resetStep = 100
 
-func newWinTable(target int) *WinTable {
-	t := &WinTable{target: target, w: make([]float32, target*target)}
-	oc := dealOutcomes()
+func newWinTable(target, edge int) *WinTable {
+	t := &WinTable{target: target, edge: edge, w: make([]float32, target*target)}
+	oc := tilted(dealOutcomes(), edge)
 	var p00 float64 // a deal that scores nothing leaves the state as it was
 	for _, o := range oc {
 		if o.us == 0 && o.them == 0 {

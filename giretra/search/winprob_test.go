@@ -82,3 +82,42 @@ func TestWinTableMatchesSimulation(t *testing.T) {
 		}
 	}
 }
+
+// TestWinTableEdge: the tilted distribution has the asked mean margin; a
+// favourite's table is the underdog's seen from the other side, a bigger
+// edge wins more often, and a deal's variance costs the favourite: an
+// even gamble of ±26 points is worth less than nothing to it at 0–0.
+func TestWinTableEdge(t *testing.T) {
+	for _, edge := range []int{-8, 4, 8, 20} {
+		m := 0.0
+		for _, o := range tilted(dealOutcomes(), edge) {
+			m += o.p * float64(o.us-o.them)
+		}
+		if math.Abs(m-float64(edge)) > 1e-6 {
+			t.Errorf("edge %d: tilted mean margin %.6f", edge, m)
+		}
+	}
+	const target = 151
+	fav, dog := WinTableWithEdge(target, 8), WinTableWithEdge(target, -8)
+	for a := 0; a < target; a += 13 {
+		for b := 0; b < target; b += 17 {
+			if p, q := fav.P(a, b), dog.P(b, a); math.Abs(p+q-1) > 1e-4 {
+				t.Fatalf("P+8(%d,%d) %.5f + P−8(%d,%d) %.5f ≠ 1", a, b, p, b, a, q)
+			}
+		}
+	}
+	prev := 0.0
+	for _, edge := range []int{-8, 0, 4, 8, 20} {
+		p := WinTableWithEdge(target, edge).P(0, 0)
+		if p <= prev {
+			t.Fatalf("edge %d: P(0,0) = %.4f, not above %.4f", edge, p, prev)
+		}
+		prev = p
+	}
+	if gamble := fav.Value([2]int{0, 0}, 26, 0) + fav.Value([2]int{0, 0}, 0, 26); gamble >= 0 {
+		t.Errorf("an even ±26 gamble at 0–0 is worth %+.3f to a favourite, want < 0", gamble)
+	}
+	if WinTableWithEdge(target, 100) != WinTableWithEdge(target, MaxEdge) {
+		t.Error("an edge beyond MaxEdge is not clamped")
+	}
+}

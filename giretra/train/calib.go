@@ -21,10 +21,21 @@ type CalibRow struct {
 	CI95  float64 // half-width of the mean's 95% interval
 }
 
+// CalibOptions say how Calibrate plays each deal again: by default every
+// seat plays our heuristic.
+type CalibOptions struct {
+	// SolveFrom, when positive, has the subject team's seats play the
+	// rest of the deal exactly, by the solver on the true hands, once
+	// they hold at most this many cards (bot.PlayoutOptions).
+	SolveFrom int
+	// EvaOpponents has the other team's seats play as the Eva agent.
+	EvaOpponents bool
+}
+
 // Calibrate measures CalibRows on recorded matches: each deal with a
-// contract is played out again by the heuristic on its true hands, and its
+// contract is played out again on its true hands as opt says, and its
 // value set against the deal's recorded result.
-func Calibrate(matches []*record.Match) []CalibRow {
+func Calibrate(matches []*record.Match, opt CalibOptions) []CalibRow {
 	type acc struct{ n, s, sq float64 }
 	stats := map[string]*acc{}
 	for _, m := range matches {
@@ -33,7 +44,7 @@ func Calibrate(matches []*record.Match) []CalibRow {
 			if d.Contract == nil || d.Result == nil || d.Cut == nil {
 				continue
 			}
-			x, class := calibDeal(d, sub)
+			x, class := calibDeal(d, sub, opt)
 			a := stats[class]
 			if a == nil {
 				a = &acc{}
@@ -54,8 +65,8 @@ func Calibrate(matches []*record.Match) []CalibRow {
 	return rows
 }
 
-// calibDeal is one deal's real − heuristic value, and its class.
-func calibDeal(d *record.Deal, sub giretra.Team) (float64, string) {
+// calibDeal is one deal's real − playout value, and its class.
+func calibDeal(d *record.Deal, sub giretra.Team, opt CalibOptions) (float64, string) {
 	var hands [4]giretra.Set
 	for p := range 4 {
 		for _, c := range d.Cut.Hands[p] {
@@ -75,7 +86,16 @@ func calibDeal(d *record.Deal, sub giretra.Team) (float64, string) {
 	match := giretra.NewMatchState(d.Target, giretra.Position(d.Dealer))
 	match.Points = d.Score
 	ms := search.MatchScore{Ours: d.Score[team], Theirs: d.Score[team.Other()], Target: d.Target}
-	heur := bot.HeuristicPlayout(hands, c, &neg, team, ms, &match)
+	var po bot.PlayoutOptions
+	for p := range giretra.Position(4) {
+		if p.Team() == sub {
+			po.Solve |= 1 << p
+		} else if opt.EvaOpponents {
+			po.Eva |= 1 << p
+		}
+	}
+	po.SolveFrom = opt.SolveFrom
+	played := bot.Playout(hands, c, &neg, team, ms, &match, po)
 	r := d.Result
 	swept := r.SweepBonus > 0 && r.Sweep != nil
 	var sweeper giretra.Team
@@ -87,5 +107,5 @@ func calibDeal(d *record.Deal, sub giretra.Team) (float64, string) {
 	if team == sub {
 		who = "us"
 	}
-	return real - heur, fmt.Sprintf("%s %s x%d", who, giretra.FamilyNames[c.Mode.Family()], c.Multiplier.Factor())
+	return real - played, fmt.Sprintf("%s %s x%d", who, giretra.FamilyNames[c.Mode.Family()], c.Multiplier.Factor())
 }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"math"
 	"testing"
 
 	"github.com/botarena/gamebot/giretra/record"
@@ -27,7 +28,7 @@ func TestCalibrate(t *testing.T) {
 			}
 		}
 	}
-	rows := Calibrate(ms)
+	rows := Calibrate(ms, CalibOptions{})
 	n, us, them := 0, false, false
 	for _, r := range rows {
 		n += r.N
@@ -39,5 +40,13 @@ func TestCalibrate(t *testing.T) {
 	}
 	if n != deals || !us || !them {
 		t.Fatalf("rows %+v cover %d deals of %d", rows, n, deals)
+	}
+
+	// The fast bot plays our heuristic: replayed with Eva on the other
+	// team, every deal is the deal that was played.
+	for _, r := range Calibrate(ms, CalibOptions{EvaOpponents: true}) {
+		if math.Abs(r.Mean) > 1e-9 {
+			t.Errorf("replayed as played, %s is off by %+.3f", r.Class, r.Mean)
+		}
 	}
 }
