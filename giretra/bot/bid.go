@@ -53,9 +53,10 @@ func (b *Bot) learnedBid(v *giretra.BidView, heur giretra.Action, locked bool) g
 }
 
 // announceLearned is the simulation's action when it doubles or
-// redoubles, or when the evaluator would; otherwise the evaluator's. The
-// evaluator's labels value a doubled contract by a defence that sees
-// every card, and so overrate doubles; its other choices stand.
+// redoubles, or when the evaluator would; otherwise the evaluator's.
+// Labels whose playouts solve the end value a doubled contract by a
+// defence that sees every card, and an evaluator fitted on them doubles
+// far more than the bot; this keeps its other choices only.
 func (b *Bot) announceLearned(ctx context.Context, v *giretra.BidView, heur giretra.Action, locked bool) giretra.Action {
 	sim := b.simulateBid(ctx, v, heur)
 	learned := b.learnedBid(v, sim, locked)
