@@ -234,3 +234,48 @@ func BenchmarkPerft(b *testing.B) {
 		}
 	}
 }
+
+// flipCases are the legal moves of the positions of random games.
+func flipCases() (sqs []int, ps, os []uint64) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 200 {
+		gp, gos, _ := randomGame(rng)
+		for i := range gp {
+			for m := Moves(gp[i], gos[i]); m != 0; m &= m - 1 {
+				sqs, ps, os = append(sqs, bits.TrailingZeros64(m)), append(ps, gp[i]), append(os, gos[i])
+			}
+		}
+	}
+	return sqs, ps, os
+}
+
+var sink uint64
+
+// BenchmarkFlips flips the legal moves of random games (about 100,000 a
+// loop).
+func BenchmarkFlips(b *testing.B) {
+	sqs, ps, os := flipCases()
+	for b.Loop() {
+		for i, sq := range sqs {
+			sink += Flips(sq, ps[i], os[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sqs)), "ns/flip")
+}
+
+// BenchmarkLastFlipCount counts the flips on the last empty square of
+// random full boards.
+func BenchmarkLastFlipCount(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	sqs, ps := make([]int, 10000), make([]uint64, 10000)
+	for i := range sqs {
+		sqs[i] = rng.IntN(64)
+		ps[i] = rng.Uint64() &^ (1 << uint(sqs[i]))
+	}
+	for b.Loop() {
+		for i, sq := range sqs {
+			sink += uint64(LastFlipCount(sq, ps[i]))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sqs)), "ns/count")
+}

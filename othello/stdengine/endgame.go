@@ -203,7 +203,7 @@ func (s *Searcher) lastMove(p, o uint64, sq int) int {
 // false when neither is legal.
 func (s *Searcher) lastTwo(p, o uint64, a, b int, beta int) (int, bool) {
 	best := -65
-	if o&bitboard.Neighbours(1<<uint(a)) != 0 {
+	if o&bitboard.NeighbourOf(a) != 0 {
 		if f := bitboard.Flips(a, p, o); f != 0 {
 			s.nodes++
 			if best = -s.lastMove(o&^f, p|f|1<<uint(a), b); best >= beta {
@@ -211,7 +211,7 @@ func (s *Searcher) lastTwo(p, o uint64, a, b int, beta int) (int, bool) {
 			}
 		}
 	}
-	if o&bitboard.Neighbours(1<<uint(b)) != 0 {
+	if o&bitboard.NeighbourOf(b) != 0 {
 		if f := bitboard.Flips(b, p, o); f != 0 {
 			s.nodes++
 			best = max(best, -s.lastMove(o&^f, p|f|1<<uint(b), a))
@@ -258,7 +258,7 @@ func (s *Searcher) solveSmall(p, o uint64, alpha, beta, empties int, passed bool
 	}
 	best := -65
 	for _, sq := range sqs[:n] {
-		if o&bitboard.Neighbours(1<<uint(sq)) == 0 {
+		if o&bitboard.NeighbourOf(sq) == 0 {
 			continue
 		}
 		f := bitboard.Flips(sq, p, o)
