@@ -200,3 +200,19 @@ func nboardEngine(t *testing.T, flags []string) {
 		t.Errorf("environment %+v", envs)
 	}
 }
+
+// TestPGOProfileIsTheEngines: both commands that play rated std games are
+// built with one profile (docs/othello.md says how it is written).
+func TestPGOProfileIsTheEngines(t *testing.T) {
+	mine, err := os.ReadFile("default.pgo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine, err := os.ReadFile("../othello-engine/default.pgo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(mine, engine) {
+		t.Fatal("cmd/flipsight/default.pgo differs from cmd/othello-engine/default.pgo: copy it over")
+	}
+}

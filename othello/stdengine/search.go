@@ -26,11 +26,15 @@ const (
 	sortSearchDepth = 6  // from this depth, moves are ordered by a shallow search
 	endTTEmpties    = 8  // the endgame uses the table from this many empties
 	endETCEmpties   = 11 // … and enhanced transposition cutoffs from here
-	endSortEval     = 16 // … orders by a shallow search from here
+	endSortEval     = 13 // … orders by a shallow search (an evaluation below 18) from here: not below featEmpties
 	endMPCEmpties   = 14 // … cuts by ProbCut from here (selective solves)
 	smallEmpties    = 5  // up to this the endgame needs no move generator
 	featEmpties     = 13 // features are kept up to date down to this many empties
 )
+
+// The endgame's ordering evaluates positions of endSortEval-1 empties
+// from features kept down to featEmpties.
+const _ = uint(endSortEval - featEmpties)
 
 // Without are the parts of the search switched off, to measure what each
 // brings (othello-engine -without); the zero value is the full engine.
