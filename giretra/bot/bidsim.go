@@ -59,7 +59,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 	b.reveal(&k, true)
 	team := v.Seat.Team()
 	ms := b.matchScore(v.Match, team)
-	n := int(bidSamples * b.cfg.Effort)
+	n := int(bidSamples * b.cfg.Effort * b.cfg.BidEffort)
 	deadline := b.deadline(ctx)
 	rng := rand.New(rand.NewPCG(b.bidSeed(v), 0xbb67ae85))
 	sample := func(h *[4]giretra.Set) bool { return k.Sample(rng, h) }
@@ -125,8 +125,11 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 				}
 			}
 			x := playOut(hands, ctr, st.Dealer, neg, team, ms, smp, eg, v.Match)
-			if b.cfg.Calibrated {
+			switch {
+			case b.cfg.Calibrated:
 				x += calibration(ctr, team)
+			case b.cfg.CalibratedOurs && ctr.AnnouncerTeam() == team:
+				x += playoutBias[1][ctr.Mode.Family()]
 			}
 			cands[i].sum += x
 			cands[i].last = x

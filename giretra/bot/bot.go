@@ -59,6 +59,9 @@ type Config struct {
 	// Effort scales the deterministic work limit of the search (samples
 	// and solver nodes); 0 means 1.0.
 	Effort float64
+	// BidEffort further scales the bid simulation's deals alone (0
+	// means 1.0), to weigh bidding work apart from card-play work.
+	BidEffort float64
 	// Oracle shows the bot hands it cannot see, to measure what perfect
 	// inference would be worth (giretra-strength's oracle players). Never
 	// set in play.
@@ -85,6 +88,10 @@ type Config struct {
 	// better its contract's class ends in real play than in heuristic
 	// playouts (playoutBias).
 	Calibrated bool
+	// CalibratedOurs adds only our side's part of playoutBias: what the
+	// bot's own play makes of its contracts beyond the heuristic playout,
+	// measured more tightly than its defence's.
+	CalibratedOurs bool
 	// SimulateAll lets a finishing simulation weigh NoTrumps doubles and
 	// redoubles too, which the heuristic otherwise decides alone.
 	SimulateAll bool
@@ -212,6 +219,9 @@ func New(cfg Config) *Bot {
 	}
 	if cfg.Effort <= 0 {
 		cfg.Effort = 1
+	}
+	if cfg.BidEffort <= 0 {
+		cfg.BidEffort = 1
 	}
 	return &Bot{cfg: cfg, contracts: make(map[int]giretra.Contract), negs: make(map[int]negRecord)}
 }

@@ -32,7 +32,8 @@ func (l logged) ChooseAction(ctx context.Context, v *giretra.BidView) (giretra.A
 // TestExplainChangesNothing: a seeded match played with and without
 // listening to the bots' card values makes the same decisions; each
 // value set covers the cards the bot could play and names the one it
-// played; a search plays its best valued card.
+// played; a search plays its best valued card; and a search that cannot
+// solve enough deals hands its decision to the rollouts.
 func TestExplainChangesNothing(t *testing.T) {
 	play := func(listen bool) ([]string, []CardValues) {
 		var decisions []string
@@ -74,8 +75,12 @@ func TestExplainChangesNothing(t *testing.T) {
 		t.Fatal("no card values heard")
 	}
 	methods := map[string]int{}
+	lateRollouts := 0 // searches too big to solve on enough deals
 	for _, cv := range values {
 		methods[cv.Method]++
+		if cv.Method == ExplainRollout && cv.Trick > 1 {
+			lateRollouts++
+		}
 		want := fmt.Sprintf("%v deal %d trick %d %s", cv.Seat, cv.Deal, cv.Trick, cv.Chosen.Short())
 		if !slices.Contains(heard, want) {
 			t.Fatalf("values %+v: no decision %q", cv, want)
@@ -92,7 +97,7 @@ func TestExplainChangesNothing(t *testing.T) {
 			}
 		}
 	}
-	if methods[ExplainSearch] == 0 || methods[ExplainRollout] == 0 {
-		t.Fatalf("values by method: %v, want both", methods)
+	if methods[ExplainSearch] == 0 || methods[ExplainRollout] == 0 || lateRollouts == 0 {
+		t.Fatalf("values by method: %v (rollouts after the first trick: %d), want both, and rollouts where a search gave up", methods, lateRollouts)
 	}
 }

@@ -66,7 +66,9 @@ func (b *Bot) searchCard(ctx context.Context, v *giretra.PlayView, pc *playCtx) 
 	prm.PolicySeats, prm.Policy = b.trickPolicy(v, pc)
 	res, ok := search.Choose(ctx, &k, pc.valid, u, rng, prm, prior)
 	if !ok || !pc.valid.Has(res.Card) {
-		return prior
+		// Too big to solve on enough deals: the rollouts of the early
+		// tricks rather than the heuristic alone.
+		return b.rolloutCard(ctx, v, pc, prior)
 	}
 	b.explained(v, ExplainSearch, pc.valid, &res.Value, 1, res.Samples, prior, res.Card)
 	return res.Card

@@ -232,7 +232,7 @@ func inProcess(sp spec.Spec) (Entry, bool, error) {
 }
 
 // BotOptions are our bot's options, for messages.
-const BotOptions = "fast, noinf, dd, models, linear, effort=X, budget=D, oracle=full|partner|opponents|own[@bid|@play], calib, finish, finishall, learned, learnedonly, learnedannounce, partnerlearned, blend=K, endgame=N, edge=N"
+const BotOptions = "fast, noinf, dd, models, linear, effort=X, bideffort=X, budget=D, oracle=full|partner|opponents|own[@bid|@play], calib, calibours, finish, finishall, learned, learnedonly, learnedannounce, partnerlearned, blend=K, endgame=N, edge=N"
 
 // parseBot reads our bot's options, separated by commas or colons
 // (hasOpts: a colon followed the kind, so an empty option list is an
@@ -265,6 +265,8 @@ func setBotOption(cfg *bot.Config, f string) error {
 		cfg.LinearScore = true
 	case !hasValue && name == "calib":
 		cfg.Calibrated = true
+	case !hasValue && name == "calibours":
+		cfg.CalibratedOurs = true
 	case !hasValue && name == "finish":
 		cfg.FinishBids = true
 	case !hasValue && name == "learned":
@@ -308,6 +310,12 @@ func setBotOption(cfg *bot.Config, f string) error {
 			return fmt.Errorf("bad effort=%s (want a positive number)", value)
 		}
 		cfg.Effort = x
+	case hasValue && name == "bideffort":
+		x, ok := positive(value)
+		if !ok {
+			return fmt.Errorf("bad bideffort=%s (want a positive number)", value)
+		}
+		cfg.BidEffort = x
 	case hasValue && name == "budget":
 		d, perr := time.ParseDuration(value)
 		if perr != nil || d <= 0 {

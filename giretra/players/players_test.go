@@ -50,6 +50,9 @@ func TestInProcessSpecs(t *testing.T) {
 		{"bot:endgame=five", "bad endgame=five"},
 		{"bot:edge=31", "bad edge=31"},
 		{"bot:edge=2.5", "bad edge=2.5"},
+		{"bot:bideffort=4:calibours", ""},
+		{"bot:bideffort=0", "bad bideffort=0"},
+		{"bot:bideffort=much", "bad bideffort=much"},
 		{"bot:oracle=everyone", "bad oracle=everyone"},
 		{"bot:oracle=full@cut", "bad oracle=full@cut"},
 		{"bottom", `unknown agent "bottom"`},
@@ -106,9 +109,9 @@ func TestInProcessEntries(t *testing.T) {
 		}
 	}
 	// Both option separators read the same options.
-	for _, spec := range []string{"bot:fast:effort=2:oracle=full@bid:edge=8:endgame=5", "bot:fast,effort=2,oracle=full@bid,edge=8,endgame=5"} {
+	for _, spec := range []string{"bot:fast:effort=2:bideffort=3:oracle=full@bid:edge=8:endgame=5:calibours", "bot:fast,effort=2,bideffort=3,oracle=full@bid,edge=8,endgame=5,calibours"} {
 		e, err := InProcess(spec)
-		if err != nil || !e.NeedsDeal() || !e.Bot.Fast || e.Bot.Effort != 2 || !e.Bot.Oracle.BidOnly || !e.Bot.Oracle.Partner || !e.Bot.Oracle.Opponents || e.Bot.Edge != 8 || e.Bot.BidEndgame != 5 {
+		if err != nil || !e.NeedsDeal() || !e.Bot.Fast || e.Bot.Effort != 2 || e.Bot.BidEffort != 3 || !e.Bot.Oracle.BidOnly || !e.Bot.Oracle.Partner || !e.Bot.Oracle.Opponents || e.Bot.Edge != 8 || e.Bot.BidEndgame != 5 || !e.Bot.CalibratedOurs {
 			t.Errorf("%s → %+v %v", spec, e, err)
 		}
 	}

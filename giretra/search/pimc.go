@@ -91,8 +91,15 @@ func ContractUtilityIn(c giretra.Contract, team giretra.Team, sweep, perPoint fl
 		u.Lo, u.Hi = 65-w, 65+w
 	case c.Multiplier != giretra.Normal:
 		u.Lo, u.Hi = 129-w, 129+w
+	case c.AnnouncerTeam() == team:
+		// Undoubled AllTrumps is graded above the threshold, flat below
+		// it (the defenders' 26): the window opens upwards only. At seven
+		// cards a hand this takes 0.55 of the nodes of the whole range,
+		// and the defenders' window below 0.76, where the bot's search is
+		// short of samples.
+		u.Lo, u.Hi = 129-w, 1000
 	default:
-		u.Lo, u.Hi = -1, 1000
+		u.Lo, u.Hi = -1, 129+w
 	}
 	for v := 0; v <= total; v++ {
 		var pts [2]int
@@ -130,7 +137,7 @@ func ContractUtilityIn(c giretra.Contract, team giretra.Team, sweep, perPoint fl
 // are safety nets.
 type Params struct {
 	Samples    int       // samples at most
-	MinSamples int       // fewer completed samples: no answer
+	MinSamples int       // fewer completed samples: no answer (given early when the samples solved project it)
 	Nodes      int64     // solver nodes at most, all samples together
 	Deadline   time.Time // zero: none
 	// Deals, when set, supplies the sampled deals instead of k.Sample
@@ -231,6 +238,12 @@ func Choose(ctx context.Context, k *Knowledge, valid giretra.Set, u *Utility, rn
 			sum[c] += u.U[v]
 		}
 		res.Samples++
+		// Give up as soon as the samples solved, at their mean cost, say
+		// the node limit ends before MinSamples: the caller's fallback
+		// gets the time a doomed search would have spent.
+		if short := int64(prm.MinSamples - res.Samples); short > 0 && res.Nodes+short*res.Nodes/int64(res.Samples) > prm.Nodes {
+			break
+		}
 	}
 	if res.Samples < max(prm.MinSamples, 1) {
 		return res, false

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -44,18 +45,28 @@ func BenchmarkChoose(b *testing.B) {
 	for _, tricks := range []int{0, 1, 2, 3} {
 		b.Run(string(rune('0'+tricks)), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, uint64(tricks)))
-			var nodes, samples int64
+			var nodes, samples, atNodes, atSamples int64
 			i := 0
 			for b.Loop() {
 				m := giretra.Mode(i % 6)
+				// Every other contract of a mode is the other team's: the
+				// searching seat declares or defends.
+				announcer := giretra.Position(i / 6 % 2)
 				i++
 				k, valid := position(rng, tricks, m)
-				u := ContractUtility(giretra.Contract{Mode: m, Announcer: giretra.Bottom}, giretra.Team1, 30, 0.03)
+				u := ContractUtility(giretra.Contract{Mode: m, Announcer: announcer}, giretra.Team1, 30, 0.03)
 				res, _ := Choose(context.Background(), &k, valid, u, rng, Params{Samples: 20, Nodes: 1 << 40}, giretra.NoCard)
 				nodes += res.Nodes
 				samples += int64(res.Samples)
+				if m == giretra.AllTrumps {
+					atNodes += res.Nodes
+					atSamples += int64(res.Samples)
+				}
 			}
 			b.ReportMetric(float64(nodes)/float64(samples), "nodes/sample")
+			if atSamples > 0 {
+				b.ReportMetric(float64(atNodes)/float64(atSamples), "alltrumps-nodes/sample")
+			}
 		})
 	}
 }
@@ -87,6 +98,46 @@ func TestContractUtility(t *testing.T) {
 	u = ContractUtility(giretra.Contract{Mode: giretra.AllTrumps, Announcer: giretra.Bottom}, giretra.Team1, 30, 0)
 	if !(u.U[128] < u.U[129] && u.U[129] <= u.U[160] && u.U[160] < u.U[258]) {
 		t.Errorf("AllTrumps utility not increasing: %v %v %v %v", u.U[128], u.U[129], u.U[160], u.U[258])
+	}
+	// Its window: every point the score grades lies inside it, and outside
+	// it only the per-point bonus changes (the search gives bounds there).
+	for _, team := range []giretra.Team{giretra.Team1, giretra.Team2} {
+		u = ContractUtility(giretra.Contract{Mode: giretra.AllTrumps, Announcer: giretra.Bottom}, team, 30, 0.2)
+		for v := 1; v < 258; v++ { // 0 and 258: sweeps, which Choose checks apart
+			if v > u.Lo && v < u.Hi {
+				continue
+			}
+			if d := u.U[v] - u.U[v-1]; v > 1 && math.Abs(d-0.2) > 1e-9 {
+				t.Errorf("%v: the utility moves by %v from %d to %d points, outside the window (%d, %d)", team, d, v-1, v, u.Lo, u.Hi)
+			}
+		}
+	}
+}
+
+// Choose gives up after the first sample when that sample's cost says
+// MinSamples will not fit in the node limit, rather than spend the
+// limit to find out; a limit that fits them lets it finish.
+func TestChooseGivesUpEarly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 12 {
+		k, valid := position(rng, 1, giretra.AllTrumps)
+		if valid.Count() < 2 {
+			continue // answered without a search
+		}
+		u := ContractUtility(giretra.Contract{Mode: giretra.AllTrumps, Announcer: giretra.Bottom}, giretra.Team1, 30, 0.2)
+		one, ok := Choose(context.Background(), &k, valid, u, rand.New(rand.NewPCG(1, uint64(i))), Params{Samples: 1, Nodes: 1 << 40}, giretra.NoCard)
+		if !ok || one.Samples != 1 {
+			t.Fatalf("position %d: one sample: ok %v, %d samples", i, ok, one.Samples)
+		}
+		prm := Params{Samples: 8, MinSamples: 4, Nodes: 3 * one.Nodes}
+		res, ok := Choose(context.Background(), &k, valid, u, rand.New(rand.NewPCG(1, uint64(i))), prm, giretra.NoCard)
+		if ok || res.Samples != 1 || res.Nodes != one.Nodes {
+			t.Fatalf("position %d: a limit of 3 samples' nodes, 4 wanted: ok %v, %d samples, %d nodes (one: %d)", i, ok, res.Samples, res.Nodes, one.Nodes)
+		}
+		prm.Nodes = 1 << 40
+		if res, ok = Choose(context.Background(), &k, valid, u, rand.New(rand.NewPCG(1, uint64(i))), prm, giretra.NoCard); !ok || res.Samples != 8 {
+			t.Fatalf("position %d: no limit: ok %v, %d samples", i, ok, res.Samples)
+		}
 	}
 }
 

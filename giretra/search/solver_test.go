@@ -286,3 +286,42 @@ func TestDropEquivalentMatchesWalk(t *testing.T) {
 		}
 	}
 }
+
+// ValuesWindow's zero-window probes give every move the value one
+// full-window search gives it, on positions too big for brute force (7
+// and 6 cards a hand, a trick under way or not); the node counts of the
+// two are logged, the measure probeWindow was chosen by.
+func TestProbeMatchesWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	s := NewSolver()
+	n := 120
+	if testing.Short() {
+		n = 24
+	}
+	var onePass, probed [6]int64
+	for i := range n {
+		m := giretra.Mode(i % 6)
+		hands, tr := randomPosition(rng, 6+i%2, i%4, m)
+		team := giretra.Team(i % 2)
+		p := tr.Next()
+		moves := giretra.LegalPlays(hands[p], &tr, m)
+		var got [32]int
+		s.Reset(m, team)
+		if !s.Values(&hands, tr, moves, &got) {
+			t.Fatal("stopped without a limit")
+		}
+		probed[m] += s.Nodes
+		s.Reset(m, team)
+		s.setHands(&hands)
+		st := toStrick(&tr, m)
+		for c := range moves.All() {
+			if want := s.play(st, p, c, -1, 1000); got[c] != want {
+				t.Fatalf("case %d mode %v move %v: probed %d, one pass %d", i, m, c, got[c], want)
+			}
+		}
+		onePass[m] += s.Nodes
+	}
+	for m := range giretra.Mode(6) {
+		t.Logf("%v: %d nodes probed, %d in one pass", m, probed[m], onePass[m])
+	}
+}
