@@ -92,11 +92,12 @@ func ContractUtilityIn(c giretra.Contract, team giretra.Team, sweep, perPoint fl
 	case c.Multiplier != giretra.Normal:
 		u.Lo, u.Hi = 129-w, 129+w
 	case c.AnnouncerTeam() == team:
-		// Undoubled AllTrumps is graded above the threshold, flat below
-		// it (the defenders' 26): the window opens upwards only. At seven
-		// cards a hand this takes 0.55 of the nodes of the whole range,
-		// and the defenders' window below 0.76, where the bot's search is
-		// short of samples.
+		// Undoubled AllTrumps is graded above the threshold and flat
+		// below it (the defenders' 26), so the window opens upwards only,
+		// and the defenders' downwards. With the probes of ValuesWindow,
+		// an AllTrumps deal at seven cards a hand takes 0.58 of the nodes
+		// the whole range took (BenchmarkChoose/1), where the bot's
+		// search is short of them.
 		u.Lo, u.Hi = 129-w, 1000
 	default:
 		u.Lo, u.Hi = -1, 129+w

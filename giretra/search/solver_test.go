@@ -289,8 +289,8 @@ func TestDropEquivalentMatchesWalk(t *testing.T) {
 
 // ValuesWindow's zero-window probes give every move the value one
 // full-window search gives it, on positions too big for brute force (7
-// and 6 cards a hand, a trick under way or not); the node counts of the
-// two are logged, the measure probeWindow was chosen by.
+// and 6 cards a hand, a trick under way or not, over the whole range of
+// points, every mode); the node counts of the two are logged.
 func TestProbeMatchesWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	s := NewSolver()
