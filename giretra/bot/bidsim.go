@@ -129,7 +129,7 @@ func (b *Bot) simulateBid(ctx context.Context, v *giretra.BidView, heur giretra.
 			case b.cfg.Calibrated:
 				x += calibration(ctr, team)
 			case b.cfg.CalibratedOurs && ctr.AnnouncerTeam() == team:
-				x += playoutBias[1][ctr.Mode.Family()]
+				x += calibration(ctr, team) // our side's part only
 			}
 			cands[i].sum += x
 			cands[i].last = x
