@@ -263,7 +263,7 @@ func TestOverheadAdapts(t *testing.T) {
 // only the search and the misère scoring are under test), the std engine
 // plays anti and its solves agree with minimax of the misère game.
 func TestEngineAntiModel(t *testing.T) {
-	m, err := stdengine.NewModel(make([]int16, stdengine.NumStages*stdengine.StageLen), true)
+	m, err := stdengine.NewModel(stdengine.LayoutV3, make([]int16, stdengine.NumStages*stdengine.LayoutV3.StageLen()), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,8 @@ func gen(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	var err error
 	if *anti && *modelName == "embedded" {
-		cfg.Model, err = stdengine.NewModel(make([]int16, stdengine.NumStages*stdengine.StageLen), true)
+		l := stdengine.EmbeddedAnti().Layout()
+		cfg.Model, err = stdengine.NewModel(l, make([]int16, stdengine.NumStages*l.StageLen()), true)
 	} else {
 		cfg.Model, err = stdengine.ReadModel(*modelName)
 	}
@@ -136,6 +137,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&opt.NoMobility, "no-mobility", false, "no mobility weight: the search evaluates leaves without generating moves")
 	fs.BoolVar(&opt.Tie, "tie", false, "fit a pattern configuration and its mirror image as one weight")
 	fs.IntVar(&opt.PerWeight, "per-weight", 0, "scale each pattern weight's step by K/min(n, K), n the positions reading it (0: one step for all)")
+	layout := fs.String("layout", "", "the pattern set to fit, v3 or v4 (default: the -init model's, else the embedded model's)")
 	fs.IntVar(&opt.Anchors, "anchors", 0, "fit this many weight sets a parity of the empties, each stage interpolated between the two around it (0: one set a stage)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -149,6 +151,23 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("fit: -init %s is not a model of the game -anti=%v asks for", *init, *anti)
 		}
 		opt.Init = m.Weights()
+		opt.Layout = m.Layout()
+	}
+	if *layout != "" {
+		l, ok := stdengine.Layouts[*layout]
+		if !ok {
+			return fmt.Errorf("fit: no layout %q (v3, v4)", *layout)
+		}
+		if opt.Init != nil && l != opt.Layout {
+			return fmt.Errorf("fit: -init %s has layout %s, not %s", *init, opt.Layout.Name(), l.Name())
+		}
+		opt.Layout = l
+	}
+	if opt.Layout == nil {
+		opt.Layout = stdengine.Embedded().Layout()
+		if *anti {
+			opt.Layout = stdengine.EmbeddedAnti().Layout()
+		}
 	}
 	if *dirs == "" || *out == "" {
 		return errors.New("fit: -dir and -o are required")
@@ -166,7 +185,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("fit interrupted, no model written: %w", err)
 	}
-	m, err := stdengine.NewModel(w, *anti)
+	m, err := stdengine.NewModel(opt.Layout, w, *anti)
 	if err != nil {
 		return err
 	}

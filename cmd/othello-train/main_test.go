@@ -36,6 +36,28 @@ func TestGenFitCheck(t *testing.T) {
 	if fi, err := os.Stat(model); err != nil || fi.Size() == 0 {
 		t.Fatalf("no model written (%v)", err)
 	}
+	// Without -init and -layout a fit makes the embedded model's layout;
+	// -layout makes another.
+	for _, l := range []string{"", "v3"} {
+		args := []string{"fit", "-dir", dir, "-o", model, "-epochs", "1"}
+		if l != "" {
+			args = append(args, "-layout", l)
+		}
+		if err := run(context.Background(), args, cli.Env(nil), nil, &out, &errs); err != nil {
+			t.Fatalf("fit -layout %q: %v", l, err)
+		}
+		m, err := stdengine.ReadModel(model)
+		want := stdengine.Embedded().Layout()
+		if l != "" {
+			want = stdengine.Layouts[l]
+		}
+		if err != nil {
+			t.Fatalf("fit -layout %q: %v", l, err)
+		}
+		if m.Layout() != want {
+			t.Fatalf("fit -layout %q wrote layout %s, want %s", l, m.Layout().Name(), want.Name())
+		}
+	}
 	out.Reset()
 	if err := run(context.Background(), []string{"check", "-dir", dir, "-model", model, "-tail", "0.5"}, cli.Env(nil), nil, &out, &errs); err != nil {
 		t.Fatalf("check: %v", err)
@@ -67,6 +89,7 @@ func TestBadArguments(t *testing.T) {
 		nil, {"train"}, {"gen"}, {"gen", "-dir", "/tmp/x", "-concurrency", "0"}, {"gen", "-dir", "/tmp/x", "-seed", "0"}, {"gen", "-dir", "/tmp/x", "-sel", "9"},
 		{"fit"}, {"fit", "-dir", "/nonexistent", "-o", "/tmp/x"}, {"check"}, {"check", "-dir", "/nonexistent"}, {"check", "-dir", "/tmp", "-tail", "0"},
 		{"mpc", "-depth", "2"}, {"mpc", "-min-empties", "30", "-max-empties", "20"},
+		{"fit", "-dir", "/tmp", "-o", "/tmp/x", "-layout", "v9"}, {"fit", "-dir", "/tmp", "-o", "/tmp/x", "-init", "embedded", "-layout", "v3"},
 	} {
 		if err := run(context.Background(), args, cli.Env(nil), nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)

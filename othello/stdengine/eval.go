@@ -36,53 +36,39 @@ const (
 	NumScalars
 )
 
-// kindOffset is where each kind's table starts in a stage's weights.
-var kindOffset = func() (off [numKinds + 1]int) {
-	for k := range numKinds {
-		off[k+1] = off[k] + kindSize[k]
-	}
-	return off
-}()
-
-// StageLen is the number of weights of one stage: the kind tables in kind
-// order (3^squares each: 3⁹ + 2·3¹⁰ + 4·3⁸ + 3⁷ + 3⁶ + 3⁵ + 3⁴, which
-// TestStageLen checks against kindOffset), then the scalars.
-const StageLen = 167265 + NumScalars
-
-// Model is a fitted evaluation: NumStages × StageLen weights in EvalScale
-// units, indexed for black to move, plus the same tables indexed for white
-// to move (built on load). A model belongs to one game: std, or its
-// misère twin anti, where the player with fewer discs wins.
+// Model is a fitted evaluation: NumStages × Layout.StageLen weights in
+// EvalScale units, indexed for black to move, plus the same tables
+// indexed for white to move (built on load). A model belongs to one game:
+// std, or its misère twin anti, where the player with fewer discs wins.
 type Model struct {
 	Misere bool
+	lay    *Layout
 	// mobility: some stage weighs the mobility difference, so the search
 	// must generate the opponent's moves at every leaf; a model without it
 	// is evaluated from the patterns and potential mobility alone.
 	mobility bool
 	w        []int16   // NumStages × StageLen, black to move
-	white    [][]int16 // per stage: the pattern tables for white to move
+	white    [][]int16 // per stage: the tables for white to move
 	sc       [NumStages][NumScalars]int32
 }
 
-// NewModel builds a model of the std game (misere false) or anti from
-// weights laid out as NumStages × StageLen (black to move).
-func NewModel(w []int16, misere bool) (*Model, error) {
-	if len(w) != NumStages*StageLen {
-		return nil, fmt.Errorf("evaluation model: %d weights, want %d", len(w), NumStages*StageLen)
+// NewModel builds a model of layout l for the std game (misere false) or
+// anti from weights laid out as NumStages × l.StageLen() (black to move).
+func NewModel(l *Layout, w []int16, misere bool) (*Model, error) {
+	n := l.StageLen()
+	if len(w) != NumStages*n {
+		return nil, fmt.Errorf("evaluation model (layout %s): %d weights, want %d", l.name, len(w), NumStages*n)
 	}
-	m := &Model{Misere: misere, w: w, white: make([][]int16, NumStages)}
+	m := &Model{Misere: misere, lay: l, w: w, white: make([][]int16, NumStages)}
 	for s := range NumStages {
-		b := w[s*StageLen:][:StageLen]
-		wt := make([]int16, kindOffset[numKinds])
-		for k := range numKinds {
-			src, dst := b[kindOffset[k]:kindOffset[k+1]], wt[kindOffset[k]:kindOffset[k+1]]
-			for i, j := range swapColours[k] {
-				dst[i] = src[j]
-			}
+		b := w[s*n:][:n]
+		wt := make([]int16, l.tables)
+		for i, j := range l.swap {
+			wt[i] = b[j]
 		}
 		m.white[s] = wt
 		for i := range NumScalars {
-			m.sc[s][i] = int32(b[kindOffset[numKinds]+i])
+			m.sc[s][i] = int32(b[l.tables+i])
 		}
 		m.mobility = m.mobility || m.sc[s][ScalarMobility] != 0
 	}
@@ -93,25 +79,29 @@ func NewModel(w []int16, misere bool) (*Model, error) {
 // move); the caller must not change them.
 func (m *Model) Weights() []int16 { return m.w }
 
+// Layout is the pattern set the model reads.
+func (m *Model) Layout() *Layout { return m.lay }
+
 // eval is the model's score (EvalScale units) for the side to move: f
-// the position's features, white whether white is to move, mob the
-// mover's moves minus the opponent's, potM and potO the potential
-// mobilities.
-func (m *Model) eval(f *Features, white bool, empties, mob, potM, potO int) int {
+// the position's features, white whether white is to move, discs the
+// mover's discs, mob the mover's moves minus the opponent's, potM and
+// potO the potential mobilities.
+func (m *Model) eval(f *Features, white bool, empties, discs, mob, potM, potO int) int {
 	var w []int16
 	s := StageOf(empties)
+	l := m.lay
 	if white {
 		w = m.white[s]
 	} else {
-		w = m.w[s*StageLen:][:kindOffset[numKinds]]
+		w = m.w[s*(l.tables+NumScalars):][:l.tables]
 	}
 	sc := &m.sc[s]
 	v := sc[ScalarBias] + sc[ScalarMobility]*int32(mob) + sc[ScalarPotMover]*int32(potM) + sc[ScalarPotOpp]*int32(potO)
-	for k := range numKinds {
-		t := w[kindOffset[k]:kindOffset[k+1]]
-		for _, i := range f[kindStart[k]:kindStart[k+1]] {
-			v += int32(t[i])
-		}
+	for _, i := range f[:len(l.inst)] {
+		v += int32(w[i])
+	}
+	if l.count {
+		v += int32(w[l.countAt()+discs])
 	}
 	return int(v)
 }
@@ -124,29 +114,31 @@ func (m *Model) Eval(p, o uint64, white bool) float64 {
 	if white {
 		b, w = o, p
 	}
-	f := featuresOf(b, w)
+	f := m.lay.featuresOf(b, w)
 	empty := ^(p | o)
 	mob := bits.OnesCount64(bitboard.Moves(p, o)) - bits.OnesCount64(bitboard.Moves(o, p))
-	return float64(m.eval(&f, white, bits.OnesCount64(empty), mob, bitboard.Potential(o, empty), bitboard.Potential(p, empty))) / EvalScale
+	return float64(m.eval(&f, white, bits.OnesCount64(empty), bits.OnesCount64(p), mob, bitboard.Potential(o, empty), bitboard.Potential(p, empty))) / EvalScale
 }
 
-// Inputs describes a position as the model reads it, for fitting: the
-// stage, each instance's weight index within the stage (black-to-move
-// tables: the colours are exchanged when white is to move), and the
-// scalar features.
-func Inputs(p, o uint64, white bool, idx *[NumInstances]int32, scalars *[NumScalars]int32) (stage int) {
+// Inputs describes a position as the layout reads it, for fitting: the
+// stage, the index within the stage of each table weight read
+// (black-to-move tables: the colours are exchanged when white is to
+// move; NumInputs of them), and the scalar features.
+func (l *Layout) Inputs(p, o uint64, white bool, idx []int32, scalars *[NumScalars]int32) (stage int) {
 	b, w := p, o
 	if white {
 		b, w = o, p
 	}
-	f := featuresOf(b, w)
-	for i := range NumInstances {
-		k := instances[i].kind
-		j := f[i]
+	f := l.featuresOf(b, w)
+	for i := range l.inst {
+		j := int32(f[i])
 		if white {
-			j = swapColours[k][j]
+			j = l.swap[j]
 		}
-		idx[i] = int32(kindOffset[k] + int(j))
+		idx[i] = j
+	}
+	if l.count {
+		idx[len(l.inst)] = int32(l.countAt() + bits.OnesCount64(p))
 	}
 	empty := ^(p | o)
 	scalars[ScalarBias] = 1
@@ -156,9 +148,7 @@ func Inputs(p, o uint64, white bool, idx *[NumInstances]int32, scalars *[NumScal
 	return StageOf(bits.OnesCount64(empty))
 }
 
-const modelMagic = "OTPAT8v3"
-
-// Encode writes the model: a magic header, the game (0 std, 1 anti), then
+// Encode writes the model: a magic header naming its layout, the game (0 std, 1 anti), then
 // the weights as little-endian int16, gzip'd at the default level (the
 // best level takes eight times as long, 7.8 s against 0.9 s for the 5.2 M
 // weights, for a file 2% smaller).
@@ -171,7 +161,7 @@ func (m *Model) Encode(w io.Writer) error {
 	if m.Misere {
 		game = 1
 	}
-	if _, err := zw.Write(append([]byte(modelMagic), game)); err != nil {
+	if _, err := zw.Write(append([]byte(m.lay.magic), game)); err != nil {
 		return err
 	}
 	if err := binary.Write(zw, binary.LittleEndian, m.w); err != nil {
@@ -186,20 +176,32 @@ func DecodeModel(b []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := NumStages * StageLen
-	head := len(modelMagic) + 1
-	raw, err := io.ReadAll(io.LimitReader(zr, int64(head+2*n+1)))
+	magic := make([]byte, len(LayoutV3.magic)+1)
+	if _, err := io.ReadFull(zr, magic); err != nil {
+		return nil, errors.New("evaluation model: bad header")
+	}
+	var l *Layout
+	for _, c := range Layouts {
+		if string(magic[:len(c.magic)]) == c.magic {
+			l = c
+		}
+	}
+	if l == nil || magic[len(magic)-1] > 1 {
+		return nil, errors.New("evaluation model: bad header")
+	}
+	n := NumStages * l.StageLen()
+	raw, err := io.ReadAll(io.LimitReader(zr, int64(2*n+1)))
 	if err != nil {
 		return nil, err
 	}
-	if len(raw) != head+2*n || string(raw[:len(modelMagic)]) != modelMagic || raw[head-1] > 1 {
-		return nil, errors.New("evaluation model: bad header or size")
+	if len(raw) != 2*n {
+		return nil, fmt.Errorf("evaluation model (layout %s): %d bytes of weights, want %d", l.name, len(raw), 2*n)
 	}
 	w := make([]int16, n)
 	for i := range w {
-		w[i] = int16(binary.LittleEndian.Uint16(raw[head+2*i:]))
+		w[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
 	}
-	return NewModel(w, raw[head-1] == 1)
+	return NewModel(l, w, magic[len(magic)-1] == 1)
 }
 
 //go:embed eval.bin.gz

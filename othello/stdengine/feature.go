@@ -1,15 +1,22 @@
 package stdengine
 
+import "strings"
+
 // The evaluation reads the board through pattern instances, as Logistello,
 // Edax and NTest do: each instance is a list of squares whose contents
 // (empty 0, black 1, white 2) form a base-3 index into its kind's weight
 // table; the symmetric instances of a kind share one table because each
 // lists its squares in the same order relative to its own corner or edge.
 // Indices use absolute colours so that a move changes only the instances
-// through the squares it touches (updateFeatures); the model keeps one
+// through the squares it touches (Layout.update); the model keeps one
 // copy of its tables for each colour to move.
+//
+// A Layout is one such set of patterns; a model file names its layout.
+// LayoutV3 is Edax's set (eleven kinds of 4 to 10 squares); LayoutV4 has
+// fourteen kinds, nine of them of ten squares, and a table of the mover's
+// disc count.
 
-// Pattern kinds.
+// v3 pattern kinds, in table order.
 const (
 	kC33 = iota // 3×3 corner
 	kE2X        // edge row plus its two X squares
@@ -22,15 +29,12 @@ const (
 	kD6
 	kD5
 	kD4
-	numKinds
+	numKindsV3
 )
 
-// kindSquares is the number of squares of each kind.
-var kindSquares = [numKinds]int{9, 10, 10, 8, 8, 8, 8, 7, 6, 5, 4}
-
-// instances lists every pattern instance, grouped by kind (kindStart),
-// with its squares in index order: square j weighs 3^j.
-var instances = [...]struct {
+// v3Instances lists every instance of LayoutV3, grouped by kind, with
+// its squares in index order: square j weighs 3^j.
+var v3Instances = [...]struct {
 	kind int
 	sq   []int8
 }{
@@ -85,68 +89,182 @@ var instances = [...]struct {
 	{kD4, []int8{24, 17, 10, 3}},
 }
 
-// NumInstances is the number of pattern instances read on a board.
-const NumInstances = len(instances)
+// v4Kinds are LayoutV4's kinds, each as its squares from its own corner
+// or edge; the instances are the shape's distinct images under the
+// board's eight symmetries (four for a shape that a reflection maps onto
+// itself, eight for the 2×5 corner), each listing its squares in the
+// order of the shape's, so that they read one table.
+var v4Kinds = []string{
+	"a1 b1 c1 a2 b2 c2 a3 b3 c3",    // 3×3 corner
+	"a1 b1 c1 d1 e1 f1 g1 h1 b2 g2", // edge plus its X squares
+	"a1 b1 c1 d1 e1 a2 b2 c2 d2 e2", // 2×5 corner
+	"a1 a2 b2 c2 d2 e2 f2 g2 h2 h1", // second row plus the corners at its ends
+	"a2 a3 b3 c3 d3 e3 f3 g3 h3 h2", // third row plus the C squares at its ends
+	"a4 b4 c4 d4 e4 f4 g4 h4",       // fourth row
+	"a1 b2 c3 d4 e5 f6 g7 h8 b1 a2", // main diagonal plus the C squares of a1
+	"b1 c2 d3 e4 f5 g6 h7",          // diagonals of 7, 6 and 5 squares
+	"c1 d2 e3 f4 g5 h6",
+	"d1 e2 f3 g4 h5",
+	"a1 b1 c1 d1 a2 b2 c2 a3 b3 a4", // corner triangle
+	"a1 c1 d1 e1 f1 h1 c2 d2 e2 f2", // the edge's corners and centre, with the centre of the second row
+	"a1 b2 c3 d4 b1 c2 d3 a2 b3 c4", // the corner's diagonal band
+	"a1 b1 a2 b2 c2 d2 b3 c3 b4 d4", // the corner's X square and what it leads to
+}
 
-// Features are the base-3 indices of every instance (absolute colours).
-type Features [NumInstances]uint16
+// MaxInstances bounds the pattern instances of any layout.
+const MaxInstances = 64
 
-// kindSize is 3^squares of each kind; kindStart the first instance of each
-// kind (instances are grouped by kind), kindStart[numKinds] the count.
-var (
-	kindSize = func() (s [numKinds]int) {
-		for k := range numKinds {
-			s[k] = 1
-			for range kindSquares[k] {
-				s[k] *= 3
-			}
-		}
-		return s
-	}()
-	kindStart [numKinds + 1]int
-)
+// Features are the indices of every instance of a layout into a stage's
+// tables (the kind's offset plus the base-3 index, absolute colours).
+type Features [MaxInstances]uint32
+
+// maxPerSquare bounds the instances through one square.
+const maxPerSquare = 16
 
 // sqUpdate lists, for a square, the instances through it and the weight
 // 3^j of the square in each.
 type sqUpdate struct {
 	n    int
 	inst [maxPerSquare]uint8
-	pow  [maxPerSquare]uint16
+	pow  [maxPerSquare]uint32
 }
 
-// maxPerSquare bounds the instances through one square (b2 and its
-// symmetric squares lie on nine).
-const maxPerSquare = 10
+// A Layout is a set of pattern instances, how a model reads a board.
+type Layout struct {
+	name  string
+	magic string
+	inst  [][]int8 // grouped by kind
+	at    []uint32 // each instance's table offset within a stage
+	kinds []kindTable
+	// count: the stage has a table of the mover's discs (0–64) after the
+	// patterns.
+	count   bool
+	tables  int // a stage's table weights (patterns and the count)
+	updates [64]sqUpdate
+	swap    []int32 // a table index with black and white exchanged
+}
 
-var updates [64]sqUpdate
+// kindTable is a kind's place in a stage: its first instance, its
+// squares and where its table starts.
+type kindTable struct {
+	first, squares, offset int
+}
 
-// swapColours[k][i] is index i of kind k with black and white exchanged.
-var swapColours [numKinds][]uint16
-
-func init() {
-	k := 0
-	for i, in := range instances {
-		for in.kind > k {
-			k++
-			kindStart[k] = i
+var (
+	// LayoutV3 reads the board as Edax does: 48 instances of 11 kinds.
+	LayoutV3 = func() *Layout {
+		var inst [][]int8
+		var kinds []int
+		for _, in := range v3Instances {
+			inst = append(inst, in.sq)
+			kinds = append(kinds, in.kind)
 		}
-		if len(in.sq) != kindSquares[in.kind] {
-			panic("std: instance of the wrong size")
+		return newLayout("v3", "OTPAT8v3", inst, kinds, false)
+	}()
+	// LayoutV4 reads it through 60 instances of 14 larger kinds and the
+	// mover's disc count.
+	LayoutV4 = func() *Layout {
+		var inst [][]int8
+		var kinds []int
+		for k, shape := range v4Kinds {
+			for _, im := range images(parseSquares(shape)) {
+				inst = append(inst, im)
+				kinds = append(kinds, k)
+			}
 		}
-		pow := uint16(1)
-		for _, sq := range in.sq {
-			u := &updates[sq]
+		return newLayout("v4", "OTPAT8v4", inst, kinds, true)
+	}()
+	// Layouts are the layouts by name.
+	Layouts = map[string]*Layout{"v3": LayoutV3, "v4": LayoutV4}
+)
+
+func parseSquares(s string) []int8 {
+	var out []int8
+	for _, f := range strings.Fields(s) {
+		out = append(out, int8(f[0]-'a')+8*int8(f[1]-'1'))
+	}
+	return out
+}
+
+// images are a shape's distinct images under the board's symmetries
+// (distinct as sets of squares), each in the shape's order.
+func images(shape []int8) [][]int8 {
+	var out [][]int8
+	seen := map[uint64]bool{}
+	for t := range 8 {
+		im := make([]int8, len(shape))
+		var set uint64
+		for i, sq := range shape {
+			im[i] = symmetry(sq, t)
+			set |= 1 << uint(im[i])
+		}
+		if !seen[set] {
+			seen[set] = true
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+// symmetry is square sq under symmetry t (0–7) of the board: bit 0
+// reflects the files, bit 1 the ranks, bit 2 the a1–h8 diagonal, in that
+// order.
+func symmetry(sq int8, t int) int8 {
+	x, y := sq%8, sq/8
+	if t&1 != 0 {
+		x = 7 - x
+	}
+	if t&2 != 0 {
+		y = 7 - y
+	}
+	if t&4 != 0 {
+		x, y = y, x
+	}
+	return x + 8*y
+}
+
+func newLayout(name, magic string, inst [][]int8, kind []int, count bool) *Layout {
+	if len(inst) > MaxInstances {
+		panic("stdengine: too many pattern instances")
+	}
+	l := &Layout{name: name, magic: magic, inst: inst, count: count, at: make([]uint32, len(inst))}
+	off := 0
+	for i, sq := range inst {
+		if i == 0 || kind[i] != kind[i-1] {
+			if len(l.kinds) != kind[i] {
+				panic("stdengine: instances not grouped by kind")
+			}
+			if len(sq) > 10 {
+				panic("stdengine: a pattern of more than 10 squares")
+			}
+			l.kinds = append(l.kinds, kindTable{first: i, squares: len(sq), offset: off})
+			off += pow3(len(sq))
+		}
+		if len(sq) != l.kinds[kind[i]].squares {
+			panic("stdengine: instance of the wrong size")
+		}
+		l.at[i] = uint32(l.kinds[kind[i]].offset)
+		pow := uint32(1)
+		for _, s := range sq {
+			u := &l.updates[s]
+			if u.n == maxPerSquare {
+				panic("stdengine: too many instances through a square")
+			}
 			u.inst[u.n], u.pow[u.n] = uint8(i), pow
 			u.n++
 			pow *= 3
 		}
 	}
-	for k++; k <= numKinds; k++ {
-		kindStart[k] = NumInstances
+	if count {
+		off += 65
 	}
-	for k := range numKinds {
-		sw := make([]uint16, kindSize[k])
-		for i := range sw {
+	l.tables = off
+	l.swap = make([]int32, off)
+	for i := range l.swap {
+		l.swap[i] = int32(i)
+	}
+	for _, k := range l.kinds {
+		for i := range pow3(k.squares) {
 			j, p := 0, 1
 			for x := i; x > 0; x /= 3 {
 				switch x % 3 {
@@ -157,43 +275,73 @@ func init() {
 				}
 				p *= 3
 			}
-			sw[i] = uint16(j)
+			l.swap[k.offset+i] = int32(k.offset + j)
 		}
-		swapColours[k] = sw
 	}
+	return l
 }
+
+func pow3(n int) int {
+	p := 1
+	for range n {
+		p *= 3
+	}
+	return p
+}
+
+// Name is the layout's name (Layouts).
+func (l *Layout) Name() string { return l.name }
+
+// NumInputs is the number of table weights a position reads: one per
+// instance, and the count's.
+func (l *Layout) NumInputs() int {
+	if l.count {
+		return len(l.inst) + 1
+	}
+	return len(l.inst)
+}
+
+// StageLen is the number of weights of one stage: the tables, then the
+// scalars.
+func (l *Layout) StageLen() int { return l.tables + NumScalars }
+
+// Tables is the number of table weights of one stage.
+func (l *Layout) Tables() int { return l.tables }
+
+// countAt is where the disc-count table starts in a stage.
+func (l *Layout) countAt() int { return l.tables - 65 }
 
 // featuresOf computes every index of a position from scratch (black and
 // white discs).
-func featuresOf(black, white uint64) Features {
+func (l *Layout) featuresOf(black, white uint64) Features {
 	var f Features
-	for i, in := range instances {
-		idx, pow := 0, 1
-		for _, sq := range in.sq {
+	for i, sq := range l.inst {
+		idx, pow := uint32(0), uint32(1)
+		for _, s := range sq {
 			switch {
-			case black>>uint(sq)&1 != 0:
+			case black>>uint(s)&1 != 0:
 				idx += pow
-			case white>>uint(sq)&1 != 0:
+			case white>>uint(s)&1 != 0:
 				idx += 2 * pow
 			}
 			pow *= 3
 		}
-		f[i] = uint16(idx)
+		f[i] = l.at[i] + idx
 	}
 	return f
 }
 
-// updateFeatures changes f for a disc placed on sq by black (white false)
-// or white, flipping the discs of flips: an empty square becomes 1 or 2,
-// a flipped disc goes 2 → 1 for black and 1 → 2 for white.
-func updateFeatures(f *Features, sq int, flips uint64, white bool) {
-	u := &updates[sq]
+// update changes f for a disc placed on sq by black (white false) or
+// white, flipping the discs of flips: an empty square becomes 1 or 2, a
+// flipped disc goes 2 → 1 for black and 1 → 2 for white.
+func (l *Layout) update(f *Features, sq int, flips uint64, white bool) {
+	u := &l.updates[sq]
 	if white {
 		for j := range u.n {
 			f[u.inst[j]] += 2 * u.pow[j]
 		}
 		for ; flips != 0; flips &= flips - 1 {
-			u := &updates[trailing(flips)]
+			u := &l.updates[trailing(flips)]
 			for j := range u.n {
 				f[u.inst[j]] += u.pow[j]
 			}
@@ -204,7 +352,7 @@ func updateFeatures(f *Features, sq int, flips uint64, white bool) {
 		f[u.inst[j]] += u.pow[j]
 	}
 	for ; flips != 0; flips &= flips - 1 {
-		u := &updates[trailing(flips)]
+		u := &l.updates[trailing(flips)]
 		for j := range u.n {
 			f[u.inst[j]] -= u.pow[j]
 		}

@@ -7,24 +7,27 @@ package stdengine
 // mirror image through two entries that must hold one value. Fitting
 // them as one weight doubles the data behind it, as Edax packs its
 // tables. Kinds with no such reflection (the 2×5 corner) map to
-// themselves.
-func MirrorIndex() []int32 {
-	out := make([]int32, kindOffset[numKinds])
-	for k := range numKinds {
-		perm := selfReflection(instances[kindStart[k]].sq)
+// themselves, as does the disc-count table.
+func (l *Layout) MirrorIndex() []int32 {
+	out := make([]int32, l.tables)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	for _, k := range l.kinds {
+		perm := selfReflection(l.inst[k.first])
 		pow := make([]int, len(perm))
 		p := 1
 		for j := range pow {
 			pow[j] = p
 			p *= 3
 		}
-		for i := range kindSize[k] {
+		for i := range pow3(k.squares) {
 			m, x := 0, i
 			for j := range perm {
 				m += x % 3 * pow[perm[j]]
 				x /= 3
 			}
-			out[kindOffset[k]+i] = int32(kindOffset[k] + m)
+			out[k.offset+i] = int32(k.offset + m)
 		}
 	}
 	return out

@@ -9,7 +9,8 @@ import (
 // position and its mirror image (for a reflection that maps an instance
 // onto itself) give that instance mirrored indices.
 func TestMirrorIndex(t *testing.T) {
-	m := MirrorIndex()
+	l := LayoutV3
+	m := l.MirrorIndex()
 	self := 0
 	for i, j := range m {
 		if m[j] != int32(i) {
@@ -28,17 +29,16 @@ func TestMirrorIndex(t *testing.T) {
 	for range 200 {
 		black := rng.Uint64() & rng.Uint64()
 		white := rng.Uint64() &^ black
-		f := featuresOf(black, white)
-		g := featuresOf(transpose(black), transpose(white))
-		i := kindOffset[kC33] + int(f[0])
-		j := kindOffset[kC33] + int(g[0])
+		f := l.featuresOf(black, white)
+		g := l.featuresOf(transpose(black), transpose(white))
+		i, j := int(f[0]), int(g[0])
 		if m[i] != int32(j) {
 			t.Fatalf("corner %d: mirror %d, the transposed board reads %d", i, m[i], j)
 		}
 		// A row read left to right is its own image in a left–right flip.
-		h := featuresOf(flipLR(black), flipLR(white))
-		r := kindStart[kL2]
-		if m[kindOffset[kL2]+int(f[r])] != int32(kindOffset[kL2]+int(h[r])) {
+		h := l.featuresOf(flipLR(black), flipLR(white))
+		r := l.kinds[kL2].first
+		if m[f[r]] != int32(h[r]) {
 			t.Fatal("the second row's mirror is not the flipped board's row")
 		}
 	}

@@ -31,12 +31,13 @@ type ErrorModel struct {
 // 36 empties, 3.3–4.4 below; the exact score against a shallow search
 // 3.6–7.6 discs from 24 down to 14 empties. Every depth pair's slope is
 // within 0.95–1.11, so deep ≈ shallow is assumed without a fitted slope.
-// The same command on the present evaluation fits {A: 1.752, B: -1.406,
-// C: 0.401, D: 3.342, E: -5.507}: midgame σ 4–22% smaller, endgame σ from
-// 19% larger at 14 empties to 18% smaller at 26. Measured in play (the
-// engine's mpc option) it is worth nothing measurable at equal time
-// (docs/othello-training.md: 50.7% over 300 matches), so the model the
-// present evaluation was measured with stays.
+// The same command on the v3 model that followed it (commit fa307ff's
+// eval.bin.gz) fits {A: 1.752, B: -1.406, C: 0.401, D: 3.342, E: -5.507}:
+// midgame σ 4–22% smaller, endgame σ from 19% larger at 14 empties to 18%
+// smaller at 26. Measured in play (the engine's mpc option) it was worth
+// nothing measurable at equal time (docs/othello-training.md: 50.7% over
+// 300 matches), so this model stayed; the present v4 evaluation was
+// measured with it too.
 var defaultErrors = ErrorModel{A: 1.677, B: -1.156, C: 0.737, D: 2.733, E: -3.648}
 
 // ParseErrorModel reads an error model as its five coefficients A, B, C,

@@ -94,7 +94,7 @@ func (s *Searcher) MeasureErrors(ctx context.Context, pos Position, maxDepth, so
 	if pos.White {
 		b, w = w, b
 	}
-	s.feat[0] = featuresOf(b, w)
+	s.feat[0] = s.model.lay.featuresOf(b, w)
 	empties := 64 - count(pos.P|pos.O)
 	v := make([]int, maxDepth+1)
 	for d := 0; d <= maxDepth && d < empties; d++ {

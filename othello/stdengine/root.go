@@ -65,7 +65,7 @@ func (s *Searcher) Search(ctx context.Context, p, o uint64, white bool, moves []
 	if white {
 		b, w = o, p
 	}
-	s.feat[0] = featuresOf(b, w)
+	s.feat[0] = s.model.lay.featuresOf(b, w)
 	empties := 64 - count(p|o)
 	roots := s.rootBuf[:0]
 	for _, sq := range moves {

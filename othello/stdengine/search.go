@@ -189,7 +189,7 @@ func (s *Searcher) evalAt(ply int, p, o uint64, white bool, pm uint64) int {
 		}
 		mob = count(pm) - count(om)
 	}
-	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), mob, bitboard.Potential(o, empty), bitboard.Potential(p, empty)))
+	return toDiscs(s.model.eval(s.features(ply, p, o, white), white, count(empty), count(p), mob, bitboard.Potential(o, empty), bitboard.Potential(p, empty)))
 }
 
 // features are the indices of the position at ply: those kept up to date
@@ -200,7 +200,7 @@ func (s *Searcher) features(ply int, p, o uint64, white bool) *Features {
 		if white {
 			b, w = o, p
 		}
-		s.feat[ply] = featuresOf(b, w)
+		s.feat[ply] = s.model.lay.featuresOf(b, w)
 	}
 	return &s.feat[ply]
 }
@@ -209,7 +209,7 @@ func (s *Searcher) features(ply int, p, o uint64, white bool) *Features {
 // ply+1.
 func (s *Searcher) child(ply, sq int, f uint64, white bool) {
 	s.feat[ply+1] = s.feat[ply]
-	updateFeatures(&s.feat[ply+1], sq, f, white)
+	s.model.lay.update(&s.feat[ply+1], sq, f, white)
 }
 
 // move is a candidate move with its flips and ordering value.
@@ -341,7 +341,7 @@ func (s *Searcher) search1(p, o uint64, ply int, white bool, alpha, beta int, pm
 			v = -s.final(cp, co)
 		} else {
 			empty := ^(cp | co)
-			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, mob, bitboard.Potential(co, empty), bitboard.Potential(cp, empty)))
+			v = -toDiscs(s.model.eval(s.features(ply+1, cp, co, !white), !white, empties, count(cp), mob, bitboard.Potential(co, empty), bitboard.Potential(cp, empty)))
 		}
 		if v > best {
 			best = v

@@ -39,10 +39,16 @@ func randomGame(rng *rand.Rand) (ps, os []uint64, whites []bool) {
 }
 
 func TestFeaturesIncremental(t *testing.T) {
+	for _, l := range Layouts {
+		testFeaturesIncremental(t, l)
+	}
+}
+
+func testFeaturesIncremental(t *testing.T, l *Layout) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 200 {
 		p, o, white := uint64(startP), uint64(startO), false
-		f := featuresOf(p, o)
+		f := l.featuresOf(p, o)
 		for {
 			m := bitboard.Moves(p, o)
 			if m == 0 {
@@ -58,14 +64,14 @@ func TestFeaturesIncremental(t *testing.T) {
 			}
 			sq := trailing(m)
 			fl := bitboard.Flips(sq, p, o)
-			updateFeatures(&f, sq, fl, white)
+			l.update(&f, sq, fl, white)
 			p, o, white = o&^fl, p|fl|1<<uint(sq), !white
 			b, w := p, o
 			if white {
 				b, w = o, p
 			}
-			if want := featuresOf(b, w); f != want {
-				t.Fatalf("incremental features differ:\n%v\n%v", f, want)
+			if want := l.featuresOf(b, w); f != want {
+				t.Fatalf("layout %s: incremental features differ:\n%v\n%v", l.name, f, want)
 			}
 		}
 	}
@@ -106,7 +112,19 @@ func positionAt(rng *rand.Rand, empties int) (p, o uint64, white bool) {
 	}
 }
 
-func testModel(testing.TB) *Model { return Embedded() }
+// testModel is the embedded std model, or the model file OTHELLO_MODEL
+// names: benchmarks then measure another model's speed.
+func testModel(tb testing.TB) *Model {
+	name := os.Getenv("OTHELLO_MODEL")
+	if name == "" {
+		return Embedded()
+	}
+	m, err := ReadModel(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
 
 // TestEmbedded decodes the embedded evaluations: Embedded panics on a
 // build whose model does not decode, and this is the test that says so
@@ -128,14 +146,50 @@ func TestEmbedded(t *testing.T) {
 	}
 }
 
-func TestStageLen(t *testing.T) {
-	if got := kindOffset[numKinds] + NumScalars; got != StageLen {
-		t.Fatalf("kind tables and scalars: %d weights a stage, StageLen %d", got, StageLen)
+// TestLayouts: the sizes a model file of each layout must have, and
+// every instance of a kind reading its squares as an image of the
+// kind's first instance.
+func TestLayouts(t *testing.T) {
+	for _, c := range []struct {
+		l              *Layout
+		inst, stageLen int
+		maxSquareInsts int
+	}{
+		// 3⁹ + 2·3¹⁰ + 4·3⁸ + 3⁷ + 3⁶ + 3⁵ + 3⁴, and the scalars.
+		{LayoutV3, 48, 167265 + NumScalars, 9},
+		{LayoutV4, 60, 3*pow3(9)/3 + 9*pow3(10) + pow3(8) + pow3(7) + pow3(6) + pow3(5) + 65 + NumScalars, 16},
+	} {
+		if len(c.l.inst) != c.inst || c.l.StageLen() != c.stageLen {
+			t.Errorf("layout %s: %d instances, %d weights a stage; want %d, %d", c.l.name, len(c.l.inst), c.l.StageLen(), c.inst, c.stageLen)
+		}
+		for _, k := range c.l.kinds {
+			first := c.l.inst[k.first]
+			for i := k.first; i < len(c.l.inst) && len(c.l.inst[i]) == k.squares && c.l.at[i] == uint32(k.offset); i++ {
+				if !isImage(first, c.l.inst[i]) {
+					t.Errorf("layout %s: instance %v is no image of %v", c.l.name, c.l.inst[i], first)
+				}
+			}
+		}
 	}
 }
 
+// isImage reports whether b lists the images of a's squares, in order,
+// under one symmetry of the board.
+func isImage(a, b []int8) bool {
+	for tr := range 8 {
+		ok := true
+		for i, sq := range a {
+			ok = ok && b[i] == symmetry(sq, tr)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 func TestEndgameMatchesMinimax(t *testing.T) {
-	zeros, err := NewModel(make([]int16, NumStages*StageLen), true)
+	zeros, err := NewModel(LayoutV4, make([]int16, NumStages*LayoutV4.StageLen()), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +212,7 @@ func testEndgameMatchesMinimax(t *testing.T, model *Model) {
 		for _, win := range [][2]int{{-64, 64}, {want - 1, want + 1}, {want, want + 1}, {want - 1, want}, {want - 5, want - 3}, {want + 2, want + 6}} {
 			s.Clear()
 			s.sel = SelExact
-			s.feat[0] = featuresOf(b, w)
+			s.feat[0] = s.model.lay.featuresOf(b, w)
 			got := s.endgame(p, o, 0, white, win[0], win[1], empties)
 			switch {
 			case want <= win[0] && (got > win[0] || got < want),
@@ -177,7 +231,7 @@ func negamax(s *Searcher, p, o uint64, white bool, depth int) int {
 	if white {
 		b, w = o, p
 	}
-	s.feat[0] = featuresOf(b, w)
+	s.feat[0] = s.model.lay.featuresOf(b, w)
 	m := bitboard.Moves(p, o)
 	if m == 0 {
 		if bitboard.Moves(o, p) == 0 {
@@ -215,7 +269,7 @@ func TestSearchMatchesNegamax(t *testing.T) {
 			for _, win := range [][2]int{{-64, 64}, {want, want + 1}, {want - 1, want}, {want - 3, want + 3}} {
 				s.Clear()
 				s.sel = SelExact
-				s.feat[0] = featuresOf(b, w)
+				s.feat[0] = s.model.lay.featuresOf(b, w)
 				got := s.search(p, o, 0, white, win[0], win[1], depth)
 				switch {
 				case want <= win[0] && (got > win[0] || got < want),
@@ -229,9 +283,10 @@ func TestSearchMatchesNegamax(t *testing.T) {
 }
 
 // midgameSet is a fixed set of self-play positions (seed 2026) at 28–48
-// empties for the speed and node-count benchmarks.
-func midgameSet(tb testing.TB) []Position {
-	return SelfPlayPositions(rand.New(rand.NewPCG(2026, 1)), testModel(tb), 24, 28, 48)
+// empties for the speed and node-count benchmarks, played by the embedded
+// model whichever model the benchmark measures.
+func midgameSet(testing.TB) []Position {
+	return SelfPlayPositions(rand.New(rand.NewPCG(2026, 1)), Embedded(), 24, 28, 48)
 }
 
 // BenchmarkMidgame searches the midgame set to a fixed depth
@@ -311,7 +366,7 @@ func TestParseWithout(t *testing.T) {
 func FuzzDecodeModel(f *testing.F) {
 	var small bytes.Buffer
 	zw := gzip.NewWriter(&small)
-	zw.Write(append([]byte(modelMagic), 1))
+	zw.Write(append([]byte(LayoutV4.magic), 1))
 	zw.Close()
 	f.Add(small.Bytes())
 	f.Add(embedded[:64])

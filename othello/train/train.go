@@ -107,7 +107,7 @@ type FitOptions struct {
 	// evaluates a leaf without generating either side's moves.
 	NoMobility bool
 	// Tie fits a pattern configuration and its mirror image (within a
-	// kind a reflection maps onto itself: stdengine.MirrorIndex) as one
+	// kind a reflection maps onto itself: stdengine.Layout.MirrorIndex) as one
 	// weight.
 	Tie bool
 	// PerWeight, when positive, scales each pattern weight's step by
@@ -124,7 +124,10 @@ type FitOptions struct {
 	// and the weights change smoothly with the empties. The model written
 	// has its NumStages stages as usual, so the engine reads it at no cost.
 	Anchors int
-	Log     func(epoch int, train, holdout float64)
+	// Layout is the pattern set fitted (stdengine.Layouts); nil means the
+	// embedded model's.
+	Layout *stdengine.Layout
+	Log    func(epoch int, train, holdout float64)
 }
 
 func (o *FitOptions) label(x *Sample) float32 {
@@ -192,7 +195,8 @@ type fitter struct {
 	scale      []float32                     // with PerWeight: each pattern weight's step factor (stage × index)
 	decay      float32
 	scalarRate [stdengine.NumScalars]float32
-	idx        [stdengine.NumInstances]int32 // the inputs of the position in hand
+	lay        *stdengine.Layout
+	idx        []int32 // the inputs of the position in hand
 	sc         [stdengine.NumScalars]int32
 }
 
@@ -227,8 +231,12 @@ func anchorMix(k int) (mix [stdengine.NumStages][2]share, at []int) {
 }
 
 func newFitter(opt FitOptions) (*fitter, error) {
-	n := stdengine.StageLen
-	f := &fitter{opt: opt, n: n, tables: n - stdengine.NumScalars, decay: float32(1 - opt.L2),
+	lay := opt.Layout
+	if lay == nil {
+		lay = stdengine.Embedded().Layout()
+	}
+	n := lay.StageLen()
+	f := &fitter{opt: opt, lay: lay, idx: make([]int32, lay.NumInputs()), n: n, tables: lay.Tables(), decay: float32(1 - opt.L2),
 		scalarRate: [stdengine.NumScalars]float32{0.1, 0.01, 0.002, 0.002}}
 	sets := stdengine.NumStages
 	at := make([]int, sets) // the stage each set starts from
@@ -244,7 +252,7 @@ func newFitter(opt FitOptions) (*fitter, error) {
 	f.w0 = make([]float32, len(f.w))
 	if opt.Init != nil {
 		if len(opt.Init) != stdengine.NumStages*n {
-			return nil, fmt.Errorf("initial weights: %d, want %d", len(opt.Init), stdengine.NumStages*n)
+			return nil, fmt.Errorf("initial weights: %d, want %d (layout %s)", len(opt.Init), stdengine.NumStages*n, lay.Name())
 		}
 		for set, s := range at {
 			for i, v := range opt.Init[s*n:][:n] {
@@ -254,7 +262,7 @@ func newFitter(opt FitOptions) (*fitter, error) {
 		copy(f.w0, f.w)
 	}
 	if opt.Tie {
-		f.canon = stdengine.MirrorIndex()
+		f.canon = lay.MirrorIndex()
 		for i, j := range f.canon {
 			f.canon[i] = min(int32(i), j)
 		}
@@ -282,7 +290,7 @@ func newFitter(opt FitOptions) (*fitter, error) {
 // inputs reads the position's pattern indices (tied, with Tie) and
 // scalars into f.idx and f.sc.
 func (f *fitter) inputs(p, o uint64) {
-	stdengine.Inputs(p, o, false, &f.idx, &f.sc)
+	f.lay.Inputs(p, o, false, f.idx, &f.sc)
 	if f.canon != nil {
 		for k, i := range f.idx {
 			f.idx[k] = f.canon[i]
@@ -333,7 +341,7 @@ func (f *fitter) step(x *Sample, lr float32) (se float64) {
 			if s < 0 {
 				continue
 			}
-			d := predict(f.w[s*n:][:n], tables, &f.idx, &f.sc) - y
+			d := predict(f.w[s*n:][:n], tables, f.idx, &f.sc) - y
 			if j == 0 && im == 0 {
 				se += float64(d * d)
 			}
@@ -411,7 +419,7 @@ func (f *fitter) predictMixed(mix *[2]share) float32 {
 	var v float32
 	for _, sh := range mix {
 		if sh.lam != 0 {
-			v += sh.lam * predict(f.w[sh.set*f.n:][:f.n], f.tables, &f.idx, &f.sc)
+			v += sh.lam * predict(f.w[sh.set*f.n:][:f.n], f.tables, f.idx, &f.sc)
 		}
 	}
 	return v
@@ -453,7 +461,7 @@ func (f *fitter) weights() []int16 {
 	return out
 }
 
-func predict(ws []float32, tables int, idx *[stdengine.NumInstances]int32, sc *[stdengine.NumScalars]int32) float32 {
+func predict(ws []float32, tables int, idx []int32, sc *[stdengine.NumScalars]int32) float32 {
 	var v float32
 	for _, i := range idx {
 		v += ws[i]

@@ -201,13 +201,15 @@ func zeroRMSE(all []Sample) float64 {
 func TestFitLearns(t *testing.T) {
 	_, all := quickGames(t, 30, 2)
 	zero := zeroRMSE(all)
-	var last float64
-	w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
-	if err != nil || !(last < zero) {
-		t.Fatalf("fit rmse %.2f, zero model %.2f (%v)", last, zero, err)
-	}
-	if _, err := stdengine.NewModel(w, false); err != nil {
-		t.Fatal(err)
+	for _, l := range []*stdengine.Layout{stdengine.LayoutV3, stdengine.LayoutV4} {
+		var last float64
+		w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Layout: l, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
+		if err != nil || !(last < zero) {
+			t.Fatalf("layout %s: fit rmse %.2f, zero model %.2f (%v)", l.Name(), last, zero, err)
+		}
+		if _, err := stdengine.NewModel(l, w, false); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -238,14 +240,15 @@ func TestModelErrorsExact(t *testing.T) {
 // weight, and a per-weight fit still learns.
 func TestFitTied(t *testing.T) {
 	_, all := quickGames(t, 20, 5)
-	w, err := Fit(context.Background(), all, FitOptions{Epochs: 2, Rate: 0.003, Tie: true, PerWeight: 50}, rand.New(rand.NewPCG(1, 1)))
+	l := stdengine.LayoutV3
+	w, err := Fit(context.Background(), all, FitOptions{Epochs: 2, Rate: 0.003, Tie: true, PerWeight: 50, Layout: l}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mirror := stdengine.MirrorIndex()
+	mirror := l.MirrorIndex()
 	differ := 0
 	for s := range stdengine.NumStages {
-		ws := w[s*stdengine.StageLen:]
+		ws := w[s*l.StageLen():]
 		for i, j := range mirror {
 			if ws[i] != ws[j] {
 				t.Fatalf("stage %d: index %d holds %d, its mirror %d holds %d", s, i, ws[i], j, ws[j])
@@ -328,16 +331,17 @@ func TestFitAnchors(t *testing.T) {
 	zero := zeroRMSE(all)
 	var last float64
 	const k = 4
-	w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Anchors: k, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
+	l := stdengine.LayoutV3
+	w, err := Fit(context.Background(), all, FitOptions{Epochs: 4, Rate: 0.003, ScoreWeight: 0.5, Mirror: true, Anchors: k, Layout: l, Log: func(_ int, train, _ float64) { last = train }}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil || !(last < zero) {
 		t.Fatalf("fit rmse %.2f, zero model %.2f (%v)", last, zero, err)
 	}
-	if _, err := stdengine.NewModel(w, false); err != nil {
+	if _, err := stdengine.NewModel(l, w, false); err != nil {
 		t.Fatal(err)
 	}
 	// A stage between two anchors lies between their stages' weights.
 	mix, at := anchorMix(k)
-	n := stdengine.StageLen
+	n := l.StageLen()
 	moved := 0
 	for s, m := range mix {
 		lo, hi := w[at[m[0].set]*n:][:n], w[at[m[1].set]*n:][:n]
