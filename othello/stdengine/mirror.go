@@ -37,22 +37,18 @@ func (l *Layout) MirrorIndex() []int32 {
 // onto themselves and returns where it sends each (perm[j] is the
 // position in sq of the image of sq[j]); the identity when there is none.
 func selfReflection(sq []int8) []int {
-	reflections := []func(x, y int) (int, int){
-		func(x, y int) (int, int) { return 7 - x, y },     // left–right
-		func(x, y int) (int, int) { return x, 7 - y },     // top–bottom
-		func(x, y int) (int, int) { return y, x },         // the a1–h8 diagonal
-		func(x, y int) (int, int) { return 7 - y, 7 - x }, // the a8–h1 diagonal
-	}
+	// The board's four reflections as symmetry numbers: left–right,
+	// top–bottom, the a1–h8 diagonal, the a8–h1 diagonal.
+	reflections := []int{1, 2, 4, 7}
 	pos := map[int]int{}
 	for j, s := range sq {
 		pos[int(s)] = j
 	}
-	for _, f := range reflections {
+	for _, t := range reflections {
 		perm := make([]int, len(sq))
 		ok, moved := true, false
 		for j, s := range sq {
-			x, y := f(int(s)%8, int(s)/8)
-			k, in := pos[y*8+x]
+			k, in := pos[int(symmetry(s, t))]
 			if !in {
 				ok = false
 				break
