@@ -242,10 +242,13 @@ func testOnceMatchLeavesOthersAlone(t *testing.T) {
 }
 
 // blockingEngine blocks its first search until cancelled and then reports
-// the match's status at that moment; later searches answer at once.
+// the match's status at that moment. Later searches wait until that
+// status is read: the cancelled goroutine may be scheduled late, and
+// meanwhile the agent could play the match to its end.
 type blockingEngine struct {
 	started   chan *wire.Request
 	cancelled chan string
+	read      chan struct{}
 	status    func() string
 	calls     atomic.Int32
 }
@@ -255,9 +258,15 @@ func (b *blockingEngine) Move(ctx context.Context, req *wire.Request, _ time.Dur
 		b.started <- req
 		<-ctx.Done()
 		b.cancelled <- b.status()
+		close(b.read)
 		return wire.Answer{}, ctx.Err()
 	}
-	return wire.Answer{Move: req.LegalMoves[0]}, nil
+	select {
+	case <-b.read:
+		return wire.Answer{Move: req.LegalMoves[0]}, nil
+	case <-ctx.Done():
+		return wire.Answer{}, ctx.Err()
+	}
 }
 
 func (*blockingEngine) Close() error { return nil }
@@ -271,7 +280,7 @@ func TestRevisionChangeMidSearch(t *testing.T) {
 		id := h.fake.Challenge(othello.Std, 30)
 		o := h.options(t)
 		o.OnceMatch = id
-		eng := &blockingEngine{started: make(chan *wire.Request, 1), cancelled: make(chan string, 1)}
+		eng := &blockingEngine{started: make(chan *wire.Request, 1), cancelled: make(chan string, 1), read: make(chan struct{})}
 		eng.status = func() string {
 			m, _ := h.fake.Match(id)
 			return m.Status
