@@ -99,6 +99,24 @@ func NewEngine(opts EngineOptions) *Engine {
 		pool8: newPool[*variants.Searcher8](opts.Pool), pool10: newPool[*variants.Searcher10](opts.Pool)}
 }
 
+// Preload decodes the embedded evaluations an engine of options o plays
+// std and anti with (nil: the defaults), so that its first move does not
+// wait for them: the std model takes a quarter of a second to decode.
+// Commands run it in a goroutine at start; a move that comes sooner
+// waits for the same decoding, which happens once.
+func Preload(o *EngineOptions) {
+	set := DefaultStd()
+	if o != nil && o.Std != nil {
+		set = *o.Std
+	}
+	if set.Model == nil {
+		stdengine.Embedded()
+	}
+	if set.AntiModel == nil && !set.GenericAnti {
+		stdengine.EmbeddedAnti()
+	}
+}
+
 // Decision is a chosen move with what the search learned.
 type Decision struct {
 	Move    int           // square, or Pass

@@ -185,6 +185,9 @@ func (f *flags) engine(stderr io.Writer) (func() wire.Engine, string, error) {
 	case players.KindCommand:
 		name = fmt.Sprintf("engine command (%d chars)", len(p.Command))
 	}
+	if p.Kind == players.KindEngine {
+		go othello.Preload(p.Engine) // while the connector logs in and looks for matches
+	}
 	cores := othello.NewCores(f.threads)
 	return func() wire.Engine {
 		// The leg's mode is not known yet: the connector asks an NBoard

@@ -139,15 +139,16 @@ func runServer(ctx context.Context, cfg config, logger *slog.Logger, ready chan<
 	if cfg.budget < 0 {
 		botCfg = bot.Config{Fast: true}
 	}
-	// The win-probability tables of the engine's usual targets take a
-	// fraction of a second each: build them now rather than in a match's
-	// first decision. run waits for them before returning, so no goroutine
-	// outlives the server.
+	// The win-probability tables of the engine's usual targets, and the
+	// Othello evaluations, take a fraction of a second each: build them
+	// now rather than in a match's first decision. run waits for them
+	// before returning, so no goroutine outlives the server.
 	warmed := make(chan struct{})
 	go func() {
 		defer close(warmed)
 		search.WinTableFor(151)
 		search.WinTableFor(500)
+		othello.Preload(nil)
 	}()
 	defer func() { <-warmed }()
 	ships := battleshipBot(cfg.battleshipMemory, logger)

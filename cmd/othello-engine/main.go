@@ -43,6 +43,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	go othello.Preload(p.Engine)
 	eng := othello.NewEngine(*p.Engine)
 	if p.Ponder {
 		return jsonline.ServePondering(ctx, eng, stdin, stdout, logger)
