@@ -24,8 +24,9 @@ type Solver struct {
 	trumps  giretra.Set
 	// order[s] lists the cards of suit s weakest first in the mode.
 	order [4][8]giretra.Card
-	// stronger[c] is giretra.Stronger(c, mode).
-	stronger [32]giretra.Set
+	// stronger[c] is giretra.Stronger(c, mode); beaters[c] the cards that
+	// beat c as a trick's winner: those, and the trumps when c is none.
+	stronger, beaters [32]giretra.Set
 	// ptsTab[s][b] is the points of the cards of suit s whose bits are b.
 	ptsTab [4][256]int16
 	// byStr[s][b] is the cards of suit s whose rank bits are b, as bits in
@@ -133,6 +134,10 @@ func (s *Solver) buildTables(m giretra.Mode) {
 			c := giretra.NewCard(r, su)
 			s.order[su][giretra.Strength(c, m)&7] = c
 			s.stronger[c] = giretra.Stronger(c, m)
+			s.beaters[c] = s.stronger[c]
+			if !s.trumps.Has(c) {
+				s.beaters[c] |= s.trumps
+			}
 		}
 		for i, c := range s.order[su] {
 			s.strPts[su][i] = s.pts[c]
@@ -194,9 +199,7 @@ func toStrick(t *giretra.Trick, m giretra.Mode) strick {
 func (t *strick) next() giretra.Position { return (t.leader + giretra.Position(t.n)) & 3 }
 
 // beats reports whether c beats w (the current winner).
-func (s *Solver) beats(c, w giretra.Card) bool {
-	return s.str[c] > s.str[w] && (c.Suit() == w.Suit() || s.trumps.Has(c))
-}
+func (s *Solver) beats(c, w giretra.Card) bool { return s.beaters[w].Has(c) }
 
 // legal is giretra.LegalPlays on the solver's trick.
 func (s *Solver) legal(h giretra.Set, t *strick) giretra.Set {
@@ -383,7 +386,8 @@ func (s *Solver) ab(t strick, alpha, beta int) int {
 		if rem == 0 {
 			return 0
 		}
-		if rem.Count() == 4 {
+		n := rem.Count()
+		if n == 4 {
 			return s.lastTrick(t.leader)
 		}
 		remPts := s.setPoints(rem) + 10
@@ -408,6 +412,14 @@ func (s *Solver) ab(t strick, alpha, beta int) int {
 			}
 			alpha, beta = max(alpha, lo), min(beta, hi)
 			hint = entry.best
+		}
+		// Not where Policy fixes cards; hands of other sizes are
+		// inconsistent, and the general search gives them its answer.
+		if n == 8 && (s.deep > 0 || s.PolicySeats == 0) &&
+			s.hands[0].Count() == 2 && s.hands[1].Count() == 2 && s.hands[2].Count() == 2 {
+			best := s.lastTwo(t.leader, alpha, beta)
+			s.store(entry, key, best, alpha0, beta0, giretra.NoCard)
+			return best
 		}
 	}
 	p := t.next()
@@ -466,28 +478,93 @@ func (s *Solver) ab(t strick, alpha, beta int) int {
 		}
 	}
 	if t.n == 0 {
-		e := entry
-		if e.key != key || e.gen != s.gen {
-			*e = ttEntry{key: key, gen: s.gen, lo: 0, hi: 1000}
+		s.store(entry, key, best, alpha0, beta0, bestC)
+	}
+	return best
+}
+
+// store records in e the value best of the position key, searched in the
+// window (alpha0, beta0), and its best first card.
+func (s *Solver) store(e *ttEntry, key uint64, best, alpha0, beta0 int, bestC giretra.Card) {
+	if e.key != key || e.gen != s.gen {
+		*e = ttEntry{key: key, gen: s.gen, lo: 0, hi: 1000}
+	}
+	switch {
+	case best <= alpha0:
+		e.hi = int16(min(int(e.hi), best))
+	case best >= beta0:
+		e.lo = int16(max(int(e.lo), best))
+	default:
+		e.lo, e.hi = int16(best), int16(best)
+	}
+	e.best = bestC
+}
+
+// lastTwo is ab at the start of the last two tricks, two cards a hand,
+// as a plain enumeration of the first of them: at most 16 ways to play
+// it, each followed by a forced last trick. Near half of the nodes of a
+// deal searched from seven cards a hand lay in these two tricks, and
+// there the move ordering and the equivalences cost more than they save
+// (ab asks the table first and stores the result). Each way is a node.
+func (s *Solver) lastTwo(leader giretra.Position, alpha, beta int) int {
+	h := s.hands
+	return s.two(&h, strick{leader: leader}, alpha, beta)
+}
+
+// two is fail-soft alpha-beta over the rest of the second-to-last trick t
+// on the hands h, then the last trick.
+func (s *Solver) two(h *[4]giretra.Set, t strick, alpha, beta int) int {
+	p := t.next()
+	maxing := p.Team() == s.maxTeam
+	best := 1000
+	if maxing {
+		best = -1
+	}
+	for x := uint32(s.legal(h[p], &t)); x != 0; x &= x - 1 {
+		c := giretra.Card(bits.TrailingZeros32(x))
+		nt := t
+		if nt.n > 0 && s.beats(c, nt.cards[nt.win]) {
+			nt.win = nt.n
 		}
-		switch {
-		case best <= alpha0:
-			e.hi = int16(min(int(e.hi), best))
-		case best >= beta0:
-			e.lo = int16(max(int(e.lo), best))
-		default:
-			e.lo, e.hi = int16(best), int16(best)
+		nt.cards[nt.n] = c
+		nt.n++
+		h[p] &^= c.Bit()
+		var v int
+		if nt.n < 4 {
+			v = s.two(h, nt, alpha, beta)
+		} else {
+			s.Nodes++
+			w := (nt.leader + giretra.Position(nt.win)) & 3
+			v = s.lastTrickOf(h, w)
+			if w.Team() == s.maxTeam {
+				v += int(s.pts[nt.cards[0]]) + int(s.pts[nt.cards[1]]) + int(s.pts[nt.cards[2]]) + int(s.pts[nt.cards[3]])
+			}
 		}
-		e.best = bestC
+		h[p] |= c.Bit()
+		if maxing {
+			best = max(best, v)
+			alpha = max(alpha, v)
+		} else {
+			best = min(best, v)
+			beta = min(beta, v)
+		}
+		if alpha >= beta {
+			break
+		}
 	}
 	return best
 }
 
 // lastTrick scores the final trick (one card per hand) for maxTeam.
 func (s *Solver) lastTrick(leader giretra.Position) int {
+	return s.lastTrickOf(&s.hands, leader)
+}
+
+// lastTrickOf scores the final trick of the hands h (one card each).
+func (s *Solver) lastTrickOf(h *[4]giretra.Set, leader giretra.Position) int {
 	t := strick{leader: leader}
 	for range 4 {
-		h := s.hands[t.next()]
+		h := h[t.next()]
 		if h == 0 {
 			return 0 // inconsistent hands
 		}

@@ -246,6 +246,25 @@ func BenchmarkThresholdByCards(b *testing.B) {
 	}
 }
 
+// The solver's beats is giretra.Beats in every mode, for every card
+// against every winner of another card, whatever suit was led.
+func TestBeatsMatchesRules(t *testing.T) {
+	s := NewSolver()
+	for m := range giretra.Mode(6) {
+		s.Reset(m, giretra.Team1)
+		for w := range giretra.Card(32) {
+			for c := range giretra.Card(32) {
+				if c == w {
+					continue
+				}
+				if got, want := s.beats(c, w), giretra.Beats(c, w, w.Suit(), m); got != want {
+					t.Errorf("mode %v: beats(%v, %v) = %v, want %v", m, c, w, got, want)
+				}
+			}
+		}
+	}
+}
+
 // dropEquivalentRef is dropEquivalent as a plain walk up each suit in
 // strength order, the definition: a move goes when the live card just
 // below it is a move worth the same points.
