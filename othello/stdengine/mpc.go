@@ -26,8 +26,8 @@ type ErrorModel struct {
 
 // defaultErrors is the model fitted by `othello-train mpc -n 400 -depth 12
 // -solve-at 24 -seed 1001` (400 self-play positions at 14–54 empties) with
-// the evaluation embedded before the present one (`-model` commit
-// dde051a's eval.bin.gz): σ of depth 12 against 6 is 2.1–3.0 discs above
+// the evaluation embedded two models before the present one (`-model`
+// commit dde051a's eval.bin.gz): σ of depth 12 against 6 is 2.1–3.0 discs above
 // 36 empties, 3.3–4.4 below; the exact score against a shallow search
 // 3.6–7.6 discs from 24 down to 14 empties. Every depth pair's slope is
 // within 0.95–1.11, so deep ≈ shallow is assumed without a fitted slope.
@@ -36,8 +36,11 @@ type ErrorModel struct {
 // midgame σ 4–22% smaller, endgame σ from 19% larger at 14 empties to 18%
 // smaller at 26. Measured in play (the engine's mpc option) it was worth
 // nothing measurable at equal time (docs/othello-training.md: 50.7% over
-// 300 matches), so this model stayed; the present v4 evaluation was
-// measured with it too.
+// 300 matches), so this model stayed. With the present v4 evaluation the
+// command fits {A: 1.766, B: -1.487, C: 1.410, D: 1.631, E: 0.109}, whose
+// nearly flat endgame σ lost at equal time (44.6% over 400 matches; with
+// this model's endgame, its midgame scored 50.9%), so this model stays
+// for v4 too.
 var defaultErrors = ErrorModel{A: 1.677, B: -1.156, C: 0.737, D: 2.733, E: -3.648}
 
 // ParseErrorModel reads an error model as its five coefficients A, B, C,
