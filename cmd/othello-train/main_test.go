@@ -85,11 +85,15 @@ func TestMPCFit(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
+	// Every path is in the test's own directory: a list that got further
+	// than it should touches nothing outside it.
+	dir := t.TempDir()
+	out, missing := filepath.Join(dir, "x"), filepath.Join(dir, "missing")
 	for _, args := range [][]string{
-		nil, {"train"}, {"gen"}, {"gen", "-dir", "/tmp/x", "-concurrency", "0"}, {"gen", "-dir", "/tmp/x", "-seed", "0"}, {"gen", "-dir", "/tmp/x", "-sel", "9"},
-		{"fit"}, {"fit", "-dir", "/nonexistent", "-o", "/tmp/x"}, {"check"}, {"check", "-dir", "/nonexistent"}, {"check", "-dir", "/tmp", "-tail", "0"},
+		nil, {"train"}, {"gen"}, {"gen", "-dir", out, "-concurrency", "0"}, {"gen", "-dir", out, "-seed", "0"}, {"gen", "-dir", out, "-sel", "9"},
+		{"fit"}, {"fit", "-dir", missing, "-o", out}, {"check"}, {"check", "-dir", missing}, {"check", "-dir", dir, "-tail", "0"},
 		{"mpc", "-depth", "2"}, {"mpc", "-min-empties", "30", "-max-empties", "20"},
-		{"fit", "-dir", "/tmp", "-o", "/tmp/x", "-layout", "v9"}, {"fit", "-dir", "/tmp", "-o", "/tmp/x", "-init", "embedded", "-layout", "v3"},
+		{"fit", "-dir", dir, "-o", out, "-layout", "v9"}, {"fit", "-dir", dir, "-o", out, "-init", "embedded", "-layout", "v3"},
 	} {
 		if err := run(context.Background(), args, cli.Env(nil), nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)

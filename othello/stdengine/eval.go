@@ -93,7 +93,7 @@ func (m *Model) eval(f *Features, white bool, empties, discs, mob, potM, potO in
 	if white {
 		w = m.white[s]
 	} else {
-		w = m.w[s*(l.tables+NumScalars):][:l.tables]
+		w = m.w[s*l.StageLen():][:l.tables]
 	}
 	sc := &m.sc[s]
 	v := sc[ScalarBias] + sc[ScalarMobility]*int32(mob) + sc[ScalarPotMover]*int32(potM) + sc[ScalarPotOpp]*int32(potO)
