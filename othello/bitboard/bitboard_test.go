@@ -279,3 +279,15 @@ func BenchmarkLastFlipCount(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sqs)), "ns/count")
 }
+
+// BenchmarkMoves generates both sides' moves in the positions of random
+// games, as a leaf of the midgame search does for its mobility.
+func BenchmarkMoves(b *testing.B) {
+	_, ps, os := flipCases()
+	for b.Loop() {
+		for i, p := range ps {
+			sink += Moves(p, os[i]) ^ Moves(os[i], p)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/pair")
+}
