@@ -19,68 +19,31 @@ const (
 // Centre is the four centre squares of an 8×8 board: d4, e4, d5, e5.
 const Centre = 1<<27 | 1<<28 | 1<<35 | 1<<36
 
-// Moves returns the legal moves of p against o (Kogge–Stone fill). Each
-// block slides from p over runs of opponent discs along one line, both
-// ways (shift d), doubling the run it covers at each step. The four are
-// written out rather than calls of one function of d: the compiler does
-// not inline such a function outside a profile-guided build, nor make its
-// shifts constant, and a leaf of the midgame search generates both
-// sides' moves (BenchmarkMoves: 30 ns a pair against 52 for the calls).
+// line returns the squares reached by sliding from p over a run of at
+// least one mask square, both ways along one line: shift d, and d2 = 2d.
+// It is written to be small enough for the compiler to inline (at the
+// edge of its budget: go build -gcflags=-m says whether it does), which
+// makes the shifts constant in Moves: a leaf of the midgame search
+// generates both sides' moves, and a call per line made that 52 ns a
+// pair against 30 (BenchmarkMoves).
+func line(p, mask uint64, d, d2 uint) uint64 {
+	fl := mask & (p << d)
+	fl |= mask & (fl << d)
+	fr := mask & (p >> d)
+	fr |= mask & (fr >> d)
+	pl := mask & (mask << d)
+	fl |= pl & (fl << d2)
+	fl |= pl & (fl << d2)
+	pl >>= d
+	fr |= pl & (fr >> d2)
+	fr |= pl & (fr >> d2)
+	return fl<<d | fr>>d
+}
+
+// Moves returns the legal moves of p against o (Kogge–Stone fill).
 func Moves(p, o uint64) uint64 {
 	mo := o & inner
-	var m uint64
-	{
-		const d, d2 = 1, 2
-		fl, fr := mo&(p<<d), mo&(p>>d)
-		fl |= mo & (fl << d)
-		fr |= mo & (fr >> d)
-		pl := mo & (mo << d)
-		pr := pl >> d
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		m |= fl<<d | fr>>d
-	}
-	{
-		const d, d2 = 8, 16
-		fl, fr := o&(p<<d), o&(p>>d)
-		fl |= o & (fl << d)
-		fr |= o & (fr >> d)
-		pl := o & (o << d)
-		pr := pl >> d
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		m |= fl<<d | fr>>d
-	}
-	{
-		const d, d2 = 7, 14
-		fl, fr := mo&(p<<d), mo&(p>>d)
-		fl |= mo & (fl << d)
-		fr |= mo & (fr >> d)
-		pl := mo & (mo << d)
-		pr := pl >> d
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		m |= fl<<d | fr>>d
-	}
-	{
-		const d, d2 = 9, 18
-		fl, fr := mo&(p<<d), mo&(p>>d)
-		fl |= mo & (fl << d)
-		fr |= mo & (fr >> d)
-		pl := mo & (mo << d)
-		pr := pl >> d
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		fl |= pl & (fl << d2)
-		fr |= pr & (fr >> d2)
-		m |= fl<<d | fr>>d
-	}
+	m := line(p, mo, 1, 2) | line(p, o, 8, 16) | line(p, mo, 7, 14) | line(p, mo, 9, 18)
 	return m &^ (p | o)
 }
 
