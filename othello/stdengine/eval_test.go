@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestEvalMatchesInputs checks the search's evaluation, which reads one
-// copy of the tables for either colour to move, against the weights the
-// fitting tools read for the same position (Inputs, whose indices for
-// white to move come from the layout's colour swap), with random weights
-// so that a wrong index cannot go unseen.
+// TestEvalMatchesInputs checks the search's evaluation, which reads the
+// tables for white to move from a copy made on load, against the weights
+// the fitting tools read for the same position (Inputs, whose indices
+// for white to move come from the layout's colour swap), with random
+// weights so that a wrong index cannot go unseen.
 func TestEvalMatchesInputs(t *testing.T) {
 	for _, l := range Layouts {
 		rng := rand.New(rand.NewPCG(3, 4))
