@@ -26,9 +26,9 @@ var subcommands = map[string][]string{
 	"gamebot":       {"play", "healthcheck"},
 	"giretra-ref":   {"validate", "benchmark", "swiss", "compare", "show", "report", "losses"},
 	"battleref":     {"show", "report"},
-	"othello-train": {"gen", "valid", "fit", "check", "mpc", "openings"},
+	"othello-train": {"gen", "valid", "fit", "check", "mpc", "openings", "recode"},
 	"giretra-train": {"gen", "fit", "check", "calib"},
-	"othello-match": {"report"},
+	"othello-match": {"report", "losses"},
 }
 
 // flagless subcommands take no flag: -h would run them.

@@ -3,9 +3,13 @@
 // random starts (-seed; 0 draws one and prints it), and prints a line a
 // match and a mode's summary: A's score (draws half), its 95% interval,
 // the Elo difference it implies. Interrupted, it sums up what finished.
+// report writes recorded legs as a page; losses solves recorded std legs
+// at a few stages of the endgame, to say how many match points the two
+// sides' endgames gave away.
 //
 //	othello-match -mode std -n 200 -a "othello-engine" -b "othello-engine -depth 4"
 //	othello-match -mode grand -n 20 -a engine -b engine:depth=2
+//	othello-match losses -empties 22,20,18 records/
 package main
 
 import (
@@ -16,6 +20,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +43,9 @@ var errFailures = errors.New("engine A had failures")
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "report" {
 		return report(args[1:], stderr)
+	}
+	if len(args) > 0 && args[0] == "losses" {
+		return losses(ctx, args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("othello-match", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -197,4 +205,58 @@ func report(args []string, stderr io.Writer) error {
 		return err
 	}
 	return othelloreport.WriteFile(*out, legs, othelloreport.Options{Tool: "othello-match report"})
+}
+
+// losses: where recorded std matches were won and lost, against perfect
+// play from a few stages of the endgame (match.Losses).
+func losses(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("othello-match losses", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	stages := fs.String("empties", "22,20,18", "the stages: solve each leg at the first position with at most this many empties (comma-separated)")
+	workers := fs.Int("workers", 2, "solves at once")
+	ttBits := fs.Uint("tt-bits", 20, "log2 of each solver's table entries")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("losses: name the record folders of othello-match -record (each folder one run: matches pair by number within it)")
+	}
+	var empties []int
+	for _, f := range strings.Split(*stages, ",") {
+		e, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || e < 1 || e > 30 {
+			return fmt.Errorf("-empties %q: want numbers from 1 to 30", *stages)
+		}
+		empties = append(empties, e)
+	}
+	if *workers < 1 || *ttBits < 10 || *ttBits > 26 {
+		return errors.New("-workers must be at least 1 and -tt-bits from 10 to 26")
+	}
+	var matches [][2]record.Leg
+	for _, dir := range fs.Args() {
+		legs, err := record.ReadPaths(dir)
+		if err != nil {
+			return err
+		}
+		m, err := match.PairLegs(legs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		matches = append(matches, m...)
+	}
+	if len(matches) == 0 {
+		return errors.New("losses: no matches in those folders")
+	}
+	res, err := match.Losses(ctx, matches, empties, *workers, *ttBits)
+	if err != nil {
+		return err
+	}
+	a := matches[0][0].Players[0].Name
+	n := float64(len(matches))
+	fmt.Fprintf(stdout, "%d matches: A (%s) scored %.1f%% as played\n", len(matches), a, 100*res[0].PlayedA/n)
+	for _, st := range res {
+		fmt.Fprintf(stdout, "  perfect play from %d empties: %.1f%%; after it A's legs lost %+d discs net (%.2f a leg), %d legs ended worse for A, %d better\n",
+			st.Empties, 100*st.SolvedA/n, st.DiscsA, float64(st.DiscsA)/(2*n), st.WorseA, st.BetterA)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@
 //	othello-train fit -dir /data/std -o othello/stdengine/eval.bin.gz
 //	othello-train check -dir /data/other -model m.gz      # error by empties
 //	othello-train mpc                                     # the ProbCut error model
+//	othello-train recode -model old.gz -o new.gz          # a model in the current encoding
 //
 // gen plays games from FlipSight's random 12-disc openings (plus a few
 // random moves) with the std engine at a fixed depth, exact from
@@ -43,7 +44,7 @@ func main() { cli.Main("othello-train", run) }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: othello-train gen|valid|fit|check|mpc|openings [flags]")
+		return errors.New("usage: othello-train gen|valid|fit|check|mpc|openings|recode [flags]")
 	}
 	switch args[0] {
 	case "gen":
@@ -58,8 +59,34 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return valid(ctx, args[1:], stderr)
 	case "mpc":
 		return mpc(ctx, args[1:], stdout, stderr)
+	case "recode":
+		return recode(args[1:], stderr)
 	}
-	return fmt.Errorf("unknown subcommand %q: want gen, valid, fit, check, mpc or openings", args[0])
+	return fmt.Errorf("unknown subcommand %q: want gen, valid, fit, check, mpc, openings or recode", args[0])
+}
+
+// recode writes a model file again as Encode writes models now: the same
+// weights, in the encoding the engine loads fastest.
+func recode(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("recode", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	in := fs.String("model", "", "model file to read (any encoding DecodeModel reads)")
+	out := fs.String("o", "", "model file to write")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *in == "" || *out == "" || fs.NArg() > 0 {
+		return errors.New("recode wants -model and -o, and no arguments")
+	}
+	m, err := stdengine.ReadModel(*in)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		return err
+	}
+	return os.WriteFile(*out, buf.Bytes(), 0o644)
 }
 
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
