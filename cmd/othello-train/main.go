@@ -82,11 +82,16 @@ func recode(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return writeModel(*out, m)
+}
+
+// writeModel writes m to the file name as Encode writes models.
+func writeModel(name string, m *stdengine.Model) error {
 	var buf bytes.Buffer
 	if err := m.Encode(&buf); err != nil {
 		return err
 	}
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	return os.WriteFile(name, buf.Bytes(), 0o644)
 }
 
 func gen(ctx context.Context, args []string, stderr io.Writer) error {
@@ -216,11 +221,7 @@ func fit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := m.Encode(&buf); err != nil {
-		return err
-	}
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	return writeModel(*out, m)
 }
 
 // loadModel reads a model file, or the engine's own for "embedded".
