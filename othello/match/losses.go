@@ -3,11 +3,9 @@ package match
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"sync"
 
 	"github.com/botarena/gamebot/othello"
-	"github.com/botarena/gamebot/othello/bitboard"
 	"github.com/botarena/gamebot/othello/record"
 	"github.com/botarena/gamebot/othello/stdengine"
 )
@@ -126,15 +124,11 @@ func Losses(ctx context.Context, matches [][2]record.Leg, empties []int, workers
 					if st.Empties() > empties[j.stage] {
 						continue
 					}
-					pl, op := st.Bitboards()
-					pm := bitboard.Moves(pl, op)
-					if pm == 0 {
+					moves := st.LegalMoves()
+					if len(moves) == 0 {
 						continue // a pass, or the end: the next position, or the final result
 					}
-					var moves []int
-					for m := pm; m != 0; m &= m - 1 {
-						moves = append(moves, bits.TrailingZeros64(m))
-					}
+					pl, op := st.Bitboards()
 					s.Clear()
 					v := s.Search(ctx, pl, op, st.Turn == othello.White, moves, stdengine.Limits{MaxDepth: 64}).Score
 					if (st.Turn == othello.Black) != li.aBlack {
