@@ -200,6 +200,39 @@ func TestTimePlan(t *testing.T) {
 	}
 }
 
+// TestTimePlanPlaysOut plays a leg's clock on the plan alone: every own
+// move takes its hard limit (a solve that never finishes, every time) or
+// its fail-low one, and the clock loses 5 ms a move besides. On every
+// clock the engine is still answering before the connector's margin at
+// the last move.
+func TestTimePlanPlaysOut(t *testing.T) {
+	e := NewEngine(EngineOptions{})
+	for _, clock := range []int64{1500, 3000, 5000, 60000} {
+		for _, failLow := range []bool{false, true} {
+			rem := clock
+			for empties := 52; empties > 0; empties -= 2 {
+				s := NewState(Std)
+				for i := range s.Cells[:64-empties] {
+					s.Cells[i] = Black
+				}
+				budget := min(rem-750, 30000) // FlipSight's connector: the clock less its margin
+				_, hard, fl := e.timePlan(&Position{State: s, RemainingMs: rem, BudgetMs: budget}, 5)
+				took := hard
+				if failLow {
+					took = fl
+				}
+				if took >= time.Duration(max(budget, minThinkMs))*time.Millisecond {
+					t.Fatalf("clock %d ms, fail-low %v, %d empties: %v planned with a budget of %d ms", clock, failLow, empties, took, budget)
+				}
+				rem -= took.Milliseconds() + 5
+				if rem < 750 {
+					t.Fatalf("clock %d ms, fail-low %v: %d ms left at %d empties", clock, failLow, rem, empties)
+				}
+			}
+		}
+	}
+}
+
 // TestChooseRespectsBudget: with plenty of clock but a small budget_ms the
 // plan's hard limit stays at half the budget (the search stops there: its
 // deadline is checked every 1024 nodes), in every mode, and a cancelled
