@@ -66,7 +66,7 @@
     b.watch = v.watch ? "1" : "";
     b.host = v.host ? "1" : "";
     b.paused = v.paused ? "1" : "";
-    renderOver(v);
+    renderOver(v, was);
     renderScore(v);
     renderSeats(v);
     renderTrick(v);
@@ -251,7 +251,7 @@
   }
 
   // renderOver: the result, first thing on the table once the match is over.
-  function renderOver(v) {
+  function renderOver(v, was) {
     $("#over").hidden = !v.over;
     if (!v.over) return;
     const r = $("#result");
@@ -262,6 +262,9 @@
     const review = $("#over-review");
     review.hidden = !v.deals.length;
     review.href = $("#review-link").href;
+    // The last click may have scrolled the page down: the match's end
+    // brings its result into sight, once.
+    if (!was || !was.over) r.scrollIntoView({ block: "nearest" });
   }
 
   // again sets a new table with the same cards, seats rotated, and goes to it.
