@@ -47,68 +47,131 @@ func Moves(p, o uint64) uint64 {
 	return m &^ (p | o)
 }
 
-// rays[sq][d] is the set of squares from sq (exclusive) to the board edge
-// in direction d. Directions 0–3 increase the square index, 4–7 decrease it.
-var rays [64][8]uint64
+// Flips returns the discs of o that p flips by playing on the empty
+// square sq (none: sq is not a legal move).
+//
+// It works line by line: each of the four lines through the square is
+// gathered into a byte (a shift, or a multiplication that sums the
+// line's one square per row into the top byte), two small tables (2.5
+// KB, in the first-level cache) give the flipped squares of that byte,
+// and they go back to their squares. That took 9.2–9.4 ns a flip where
+// walking the eight rays took 14.1–16.9 (BenchmarkFlips, the same
+// machine, alternating runs).
+func Flips(sq int, p, o uint64) uint64 {
+	sq &= 63
+	x, y := uint(sq&7), uint(sq>>3)
+	// The row.
+	pl := uint8(p >> (8 * y))
+	ol := (o >> (8*y + 1)) & 63
+	f := uint64(flipped8[x][outflank8[x][ol]&pl]) << (8 * y)
+	// The column: square (x, r) to bit r of the byte.
+	pl = uint8((p >> x) & fileA * fileToByte >> 56)
+	ol = (o >> x) & fileA * fileToByte >> 57 & 63
+	f |= byteToFile[flipped8[y][outflank8[y][ol]&pl]] << x
+	// The diagonals: each row holds one square of the line, in a distinct
+	// column, so the sum of the rows is the line by column; the flipped
+	// byte, copied to every row, is cut back to the line by its mask.
+	d := diag[sq]
+	pl = uint8((p & d) * fileA >> 56)
+	ol = (o & d) * fileA >> 57 & 63
+	f |= uint64(flipped8[x][outflank8[x][ol]&pl]) * fileA & d
+	d = anti[sq]
+	pl = uint8((p & d) * fileA >> 56)
+	ol = (o & d) * fileA >> 57 & 63
+	f |= uint64(flipped8[x][outflank8[x][ol]&pl]) * fileA & d
+	return f
+}
+
+const (
+	fileA      = 0x0101010101010101
+	fileToByte = 0x0102040810204080 // bit 8r to bit 56+r, without carries
+)
+
+var (
+	// outflank8[x][o] is, for a move on bit x of a line whose opponent
+	// discs on bits 1–6 are o, the bits that end a run of at least one
+	// opponent disc next to x, each way: the move flips the run if its own
+	// disc is there. (Discs on bits 0 and 7 can never be flipped.)
+	outflank8 [8][64]uint8
+	// flipped8[x][b] is the bits strictly between x and each bit of b.
+	flipped8 [8][256]uint8
+	// byteToFile[b] puts bit r of b on square (0, r).
+	byteToFile [256]uint64
+	// lastCount8[x][b] is how many discs a move on bit x of a line flips
+	// when its own discs are b and every other bit of the line is the
+	// opponent's. A diagonal's bits off the board count as the opponent's:
+	// a run that reaches them finds no own disc beyond, as it should.
+	lastCount8 [8][256]uint8
+	// diag and anti are the diagonal (a1–h8 direction) and anti-diagonal
+	// (h1–a8 direction) through each square, the square included.
+	diag, anti [64]uint64
+)
 
 func init() {
-	dirs := [8][2]int{{1, 0}, {-1, 1}, {0, 1}, {1, 1}, {-1, 0}, {1, -1}, {0, -1}, {-1, -1}}
+	for x := range 8 {
+		for o6 := range 64 {
+			o := uint(o6) << 1
+			var out uint8
+			for _, step := range []int{-1, 1} {
+				j := x + step
+				for j >= 0 && j < 8 && o>>uint(j)&1 != 0 {
+					j += step
+				}
+				if j != x+step && j >= 0 && j < 8 {
+					out |= 1 << uint(j)
+				}
+			}
+			outflank8[x][o6] = out
+		}
+		for b := range 256 {
+			var f uint8
+			for j := range 8 {
+				if b>>uint(j)&1 == 0 {
+					continue
+				}
+				lo, hi := min(x, j), max(x, j)
+				for k := lo + 1; k < hi; k++ {
+					f |= 1 << uint(k)
+				}
+			}
+			flipped8[x][b] = f
+			o := ^uint8(b) &^ (1 << uint(x))
+			lastCount8[x][b] = uint8(bits.OnesCount8(flipped8[x][outflank8[x][o>>1&63]&uint8(b)]))
+		}
+	}
+	for b := range 256 {
+		for r := range 8 {
+			if b>>uint(r)&1 != 0 {
+				byteToFile[b] |= 1 << uint(8*r)
+			}
+		}
+	}
 	for sq := range 64 {
-		for d, v := range dirs {
-			c, r := sq%8+v[0], sq/8+v[1]
-			for c >= 0 && c < 8 && r >= 0 && r < 8 {
-				rays[sq][d] |= 1 << uint(r*8+c)
-				c += v[0]
-				r += v[1]
+		x, y := sq&7, sq>>3
+		for c := range 8 {
+			if r := y + c - x; r >= 0 && r < 8 {
+				diag[sq] |= 1 << uint(8*r+c)
+			}
+			if r := y - (c - x); r >= 0 && r < 8 {
+				anti[sq] |= 1 << uint(8*r+c)
 			}
 		}
 	}
 }
 
-// Flips returns the discs of o that p flips by playing on the empty
-// square sq (none: sq is not a legal move).
-//
-// The three rays that run down the board are walked up instead, on the
-// board turned upside down (a byte swap, one instruction): a ray of
-// increasing indices finds its first non-opponent square with x & -x,
-// where a decreasing one needs a leading-zero count and a variable shift:
-// 11.2 ns a flip against 12.3 walking them down (BenchmarkFlips).
-func Flips(sq int, p, o uint64) uint64 {
-	sq &= 63
-	r := &rays[sq]
-	f := flipUp(r[0], p, o) | flipUp(r[1], p, o) | flipUp(r[2], p, o) | flipUp(r[3], p, o) | flipDown(r[4], p, o)
-	// Upside down, square sq is sq^56, and the rays south-east, south and
-	// south-west (5, 6, 7) are its rays north-east, north and north-west
-	// (3, 2, 1).
-	pr, or := bits.ReverseBytes64(p), bits.ReverseBytes64(o)
-	m := &rays[sq^56]
-	down := flipUp(m[1], pr, or) | flipUp(m[2], pr, or) | flipUp(m[3], pr, or)
-	return f | bits.ReverseBytes64(down)
-}
-
-// flipUp returns the flips along a ray of increasing square indices: the
-// opponent discs below the first non-opponent square, if that square is p's.
-func flipUp(ray, p, o uint64) uint64 {
-	x := ray &^ o
-	first := x & -x
-	t := first & p
-	return ray & (first - 1) & -((t | -t) >> 63) // branch-free: 0 unless t ≠ 0
-}
-
-// flipDown is flipUp for a ray of decreasing square indices.
-func flipDown(ray, p, o uint64) uint64 {
-	x := ray &^ o
-	first := uint64(1<<63) >> uint(bits.LeadingZeros64(x)) // 0 when x is 0
-	t := first & p
-	return ray &^ (first<<1 - 1) & -((t | -t) >> 63)
-}
-
 // LastFlipCount is the number of discs p flips by playing sq when o holds
-// every other square but sq (the last empty square). Counting Flips' discs
-// is no slower than walking the rays with a branch for each
-// (BenchmarkLastFlipCount), and leaves one flip routine to keep right.
+// every other square but sq (the last empty square). With o known, each
+// line needs only p's byte and one table (lastCount8): BenchmarkLastFlipCount
+// took 3.4 ns a count where counting the discs Flips returns took
+// 14.9–17.6 (alternating runs).
 func LastFlipCount(sq int, p uint64) int {
-	return bits.OnesCount64(Flips(sq, p, ^p&^(1<<uint(sq&63))))
+	sq &= 63
+	x, y := uint(sq&7), uint(sq>>3)
+	n := lastCount8[x][uint8(p>>(8*y))] +
+		lastCount8[y][uint8((p>>x)&fileA*fileToByte>>56)] +
+		lastCount8[x][uint8((p&diag[sq])*fileA>>56)] +
+		lastCount8[x][uint8((p&anti[sq])*fileA>>56)]
+	return int(n)
 }
 
 // Neighbours returns the squares adjacent to b (b's own squares too where

@@ -112,7 +112,7 @@ func TestFlipsAndMovesMatchWalk(t *testing.T) {
 
 func TestLastFlipCount(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 20000 {
+	for range 200000 {
 		sq := rng.IntN(64)
 		p := rng.Uint64() &^ (1 << uint(sq))
 		o := ^p &^ (1 << uint(sq))
@@ -290,4 +290,21 @@ func BenchmarkMoves(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/pair")
+}
+
+// TestFlipsMatchWalkOnAnyBoard checks Flips against the walk on random
+// boards, most of which no game reaches: every pattern of discs along
+// every line, edges included.
+func TestFlipsMatchWalkOnAnyBoard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 200000 {
+		sq := rng.IntN(64)
+		p := rng.Uint64()
+		o := rng.Uint64() &^ p
+		p &^= 1 << uint(sq)
+		o &^= 1 << uint(sq)
+		if got, want := Flips(sq, p, o), refFlips8(sq, p, o); got != want {
+			t.Fatalf("Flips(%d, %#x, %#x) = %#x, want %#x", sq, p, o, got, want)
+		}
+	}
 }
