@@ -135,6 +135,7 @@ func init() {
 				}
 			}
 			flipped8[x][b] = f
+			// flipped8[x] is filled up to b by now: outflank & b ≤ b.
 			o := ^uint8(b) &^ (1 << uint(x))
 			lastCount8[x][b] = uint8(bits.OnesCount8(flipped8[x][outflank8[x][o>>1&63]&uint8(b)]))
 		}
