@@ -293,8 +293,8 @@ func BenchmarkMoves(b *testing.B) {
 }
 
 // TestFlipsMatchWalkOnAnyBoard checks Flips against the walk on random
-// boards, most of which no game reaches: every pattern of discs along
-// every line, edges included.
+// boards, most of which no game reaches: discs in any pattern along the
+// lines, edge squares included.
 func TestFlipsMatchWalkOnAnyBoard(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for range 200000 {
