@@ -61,26 +61,31 @@ func Flips(sq int, p, o uint64) uint64 {
 	sq &= 63
 	x, y := uint(sq&7), uint(sq>>3)
 	// The row.
-	pl := uint8(p >> (8 * y))
-	ol := (o >> (8*y + 1)) & 63
-	f := uint64(flipped8[x][outflank8[x][ol]&pl]) << (8 * y)
+	f := uint64(lineFlips(x, uint8(p>>(8*y)), uint8(o>>(8*y)))) << (8 * y)
 	// The column: square (x, r) to bit r of the byte.
-	pl = uint8((p >> x) & fileA * fileToByte >> 56)
-	ol = (o >> x) & fileA * fileToByte >> 57 & 63
-	f |= byteToFile[flipped8[y][outflank8[y][ol]&pl]] << x
+	f |= byteToFile[lineFlips(y, fileByte(p, x), fileByte(o, x))] << x
 	// The diagonals: each row holds one square of the line, in a distinct
 	// column, so the sum of the rows is the line by column; the flipped
 	// byte, copied to every row, is cut back to the line by its mask.
 	d := diag[sq]
-	pl = uint8((p & d) * fileA >> 56)
-	ol = (o & d) * fileA >> 57 & 63
-	f |= uint64(flipped8[x][outflank8[x][ol]&pl]) * fileA & d
+	f |= uint64(lineFlips(x, diagByte(p, d), diagByte(o, d))) * fileA & d
 	d = anti[sq]
-	pl = uint8((p & d) * fileA >> 56)
-	ol = (o & d) * fileA >> 57 & 63
-	f |= uint64(flipped8[x][outflank8[x][ol]&pl]) * fileA & d
+	f |= uint64(lineFlips(x, diagByte(p, d), diagByte(o, d))) * fileA & d
 	return f
 }
+
+// lineFlips is the bits a move on bit x of a line flips, the line's own
+// discs p and the opponent's o.
+func lineFlips(x uint, p, o uint8) uint8 {
+	x &= 7
+	return flipped8[x][outflank8[x][o>>1&63]&p]
+}
+
+// fileByte is column x of b as a byte, bit r from row r.
+func fileByte(b uint64, x uint) uint8 { return uint8(b >> x & fileA * fileToByte >> 56) }
+
+// diagByte is a diagonal line d of b as a byte, bit c from column c.
+func diagByte(b, d uint64) uint8 { return uint8(b & d * fileA >> 56) }
 
 const (
 	fileA      = 0x0101010101010101
@@ -136,8 +141,7 @@ func init() {
 			}
 			flipped8[x][b] = f
 			// flipped8[x] is filled up to b by now: outflank & b ≤ b.
-			o := ^uint8(b) &^ (1 << uint(x))
-			lastCount8[x][b] = uint8(bits.OnesCount8(flipped8[x][outflank8[x][o>>1&63]&uint8(b)]))
+			lastCount8[x][b] = uint8(bits.OnesCount8(lineFlips(uint(x), uint8(b), ^uint8(b)&^(1<<uint(x)))))
 		}
 	}
 	for b := range 256 {
@@ -168,6 +172,9 @@ func init() {
 func LastFlipCount(sq int, p uint64) int {
 	sq &= 63
 	x, y := uint(sq&7), uint(sq>>3)
+	// Written out rather than with fileByte and diagByte: so it stays
+	// within the compiler's inlining budget (go build -gcflags=-m), and
+	// the endgame's last move calls it inline.
 	n := lastCount8[x][uint8(p>>(8*y))] +
 		lastCount8[y][uint8((p>>x)&fileA*fileToByte>>56)] +
 		lastCount8[x][uint8((p&diag[sq])*fileA>>56)] +
