@@ -28,7 +28,7 @@ var subcommands = map[string][]string{
 	"battleref":     {"show", "report"},
 	"othello-train": {"gen", "valid", "fit", "check", "mpc", "openings", "recode"},
 	"giretra-train": {"gen", "fit", "check", "calib"},
-	"othello-match": {"report", "losses"},
+	"othello-match": {"report", "losses", "solve"},
 }
 
 // flagless subcommands take no flag: -h would run them.

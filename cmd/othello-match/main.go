@@ -5,11 +5,13 @@
 // the Elo difference it implies. Interrupted, it sums up what finished.
 // report writes recorded legs as a page; losses solves recorded std legs
 // at a few stages of the endgame, to say how many match points the two
-// sides' endgames gave away.
+// sides' endgames gave away; solve times two players' exact solves of
+// FFO #40–#49 (or of self-play positions), side by side.
 //
 //	othello-match -mode std -n 200 -a "othello-engine" -b "othello-engine -depth 4"
 //	othello-match -mode grand -n 20 -a engine -b engine:depth=2
 //	othello-match losses -empties 22,20,18 records/
+//	othello-match solve -a 'jsonline:othello-engine -depth 64 -threads 1' -b 'nboard:/opt/ntest/ntest x' -b-depth 24,25:26,26:27
 package main
 
 import (
@@ -46,6 +48,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	if len(args) > 0 && args[0] == "losses" {
 		return losses(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "solve" {
+		return solve(ctx, args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("othello-match", flag.ContinueOnError)
 	fs.SetOutput(stderr)

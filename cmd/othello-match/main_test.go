@@ -239,3 +239,71 @@ func TestSequentialThreads(t *testing.T) {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
 }
+
+// TestSolve: solve times two players on self-play positions, a line a
+// position with both answers and their ratio, then the totals; our
+// engine at a depth that solves, with tables of two sizes, finds the same
+// scores.
+func TestSolve(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := run(t.Context(), []string{"solve", "-a", "engine:depth=64,tt-bits=12,threads=1", "-b", "engine:depth=64,tt-bits=14,threads=1", "-seed", "46001", "-empties", "10,12", "-per", "2"}, cli.Env(nil), nil, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	line := regexp.MustCompile(`^seed 46001, #[12], 1[02] empties \| A [a-h][1-8] [+-]\d+ \d+\.\d\d s \| B [a-h][1-8] [+-]\d+ \d+\.\d\d s \| A/B \d+\.\d\d$`)
+	if len(lines) != 5 {
+		t.Fatalf("%d lines, want 4 positions and the totals:\n%s", len(lines), out.String())
+	}
+	for _, l := range lines[:4] {
+		if !line.MatchString(l) {
+			t.Errorf("line %q", l)
+		}
+		f := strings.Fields(l)
+		if f[8] != f[14] {
+			t.Errorf("the scores differ: %q", l)
+		}
+	}
+	if !regexp.MustCompile(`^total: A \d+\.\d\d s, B \d+\.\d\d s, A/B \d+\.\d{3}; geometric mean of the ratios \d+\.\d{3}, A slower on [0-4] of 4$`).MatchString(lines[4]) {
+		t.Errorf("totals %q", lines[4])
+	}
+}
+
+func TestSolveFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{}, "-a"},
+		{[]string{"-a", "engine", "-a-depth", "24"}, "not an NBoard engine"},
+		{[]string{"-a", "engine", "-b", "nboard:ntest", "-b-depth", "24,x"}, "D or E:D"},
+		{[]string{"-a", "engine", "-b", "nboard:ntest", "-b-depth", "24,24"}, "twice"},
+		{[]string{"-a", "engine", "-b", "nboard:ntest", "-b-depth", "25:99"}, "depths 1–64"},
+		{[]string{"-a", "engine", "-seed", "3", "-empties", "0"}, "-empties"},
+		{[]string{"-a", "engine", "-seed", "3", "-per", "0"}, "-per"},
+		{[]string{"-a", "engine:budgte=1s"}, "budgte"},
+	} {
+		err := run(context.Background(), append([]string{"solve"}, c.args...), cli.Env(nil), nil, &bytes.Buffer{}, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("solve %q: err %v, want %q", c.args, err, c.err)
+		}
+	}
+}
+
+func TestDepthsOf(t *testing.T) {
+	m, err := depthsOf("24,25:26, 26:27")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ empties, want int }{{20, 24}, {24, 24}, {25, 26}, {26, 27}} {
+		if d, ok := depthAt(m, c.empties); !ok || d != c.want {
+			t.Errorf("at %d empties: %d %v, want %d", c.empties, d, ok, c.want)
+		}
+	}
+	if m, err := depthsOf(""); m != nil || err != nil {
+		t.Errorf("none: %v %v", m, err)
+	}
+	if _, ok := depthAt(map[int]int{25: 26}, 24); ok {
+		t.Error("no default: no depth at 24")
+	}
+}
