@@ -232,6 +232,11 @@ func (s *Searcher) iteration(roots []rootMove, it iter, white bool, empties int,
 		}
 		lo, hi = max(res.Score-w, -64), min(res.Score+w, 64)
 	}
+	// A solve's window that fails moves next to the bound it found (the
+	// fail-soft best: the score is beyond it) and widens, 2, 4, 8, …
+	// discs, rather than opening to ±64, where every root move would
+	// then be searched against a bound far below the best one's.
+	solve, widen := depth >= empties, 1
 	for {
 		alpha, beta := lo, hi
 		best, bestSq = -65, -1
@@ -289,7 +294,13 @@ func (s *Searcher) iteration(roots []rootMove, it iter, white bool, empties int,
 			return best, bestSq
 		}
 		if best <= lo && lo > -64 {
-			lo = -64 // fail low: every move is worse than hoped
+			// Fail low: every move is worse than hoped.
+			if solve {
+				widen *= 2
+				lo, hi = max(best-widen, -64), min(best+1, 64)
+			} else {
+				lo = -64
+			}
 			if lim.FailLowDeadline.After(s.deadline) {
 				s.deadline = lim.FailLowDeadline
 			}
@@ -297,7 +308,12 @@ func (s *Searcher) iteration(roots []rootMove, it iter, white bool, empties int,
 			continue
 		}
 		if best >= hi && hi < 64 {
-			hi = 64
+			if solve {
+				widen *= 2
+				lo, hi = max(best-1, -64), min(best+widen, 64)
+			} else {
+				hi = 64
+			}
 			sortRoots(roots)
 			continue
 		}

@@ -224,6 +224,42 @@ func testEndgameMatchesMinimax(t *testing.T, model *Model) {
 	}
 }
 
+// TestSolveAfterFailedWindow: the root's solve starts in a window around
+// the midgame iterations' score; with an evaluation of all zeros that
+// score is 0, so a solve of a position won or lost by more fails high or
+// low, perhaps more than once, and must still end on the exact score.
+func TestSolveAfterFailedWindow(t *testing.T) {
+	zeros, err := NewModel(LayoutV4, make([]int16, NumStages*LayoutV4.StageLen()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	s := NewSearcher(zeros, 14)
+	far := 0
+	for i := range 60 {
+		p, o, white := positionAt(rng, 6+i%5)
+		want := minimax(p, o, false)
+		if want <= -4 || want >= 4 {
+			far++
+		}
+		var moves []int
+		for m := bitboard.Moves(p, o); m != 0; m &= m - 1 {
+			moves = append(moves, trailing(m))
+		}
+		if len(moves) == 0 {
+			continue
+		}
+		s.Clear()
+		res := s.Search(context.Background(), p, o, white, moves, Limits{MaxDepth: 64})
+		if !res.Exact || res.Score != want {
+			t.Fatalf("#%d: score %d (exact %v), minimax %d", i, res.Score, res.Exact, want)
+		}
+	}
+	if far < 20 {
+		t.Fatalf("only %d of 60 positions fail the first window", far)
+	}
+}
+
 // negamax is a full-width fixed-depth search with the searcher's leaf
 // evaluation: the reference for the midgame search without ProbCut.
 func negamax(s *Searcher, p, o uint64, white bool, depth int) int {
