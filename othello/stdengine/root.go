@@ -124,16 +124,23 @@ func sortRoots(roots []rootMove) {
 	}
 }
 
+// solveShort: a root that solves exactly stops its midgame iterations
+// this many plies short of the end.
+const solveShort = 5
+
 // iter is one iteration of the root: a depth at a selectivity.
 type iter struct{ depth, sel int }
 
 // planOf appends to plan the iterations of a root search: midgame depths
 // 1, 2, … at the midgame selectivity, then (when the empties allow)
 // solves at rising selectivity. A position the clock lets it solve
-// exactly (empties ≤ ExactEmpties) gets the midgame iterations up to one
-// short of the end and then the exact solve alone: those iterations order
-// the solve's moves, and the same solves took 1.3–1.7 times the time
-// and nodes when probable solves came between (docs/othello-training.md).
+// exactly (empties ≤ ExactEmpties), or a fixed depth that reaches the
+// end, gets the midgame iterations up to solveShort short of the end and
+// then the exact solve alone: those iterations order the solve's moves,
+// and the same solves took 1.3–1.7 times the time and nodes when probable
+// solves came between; the last few midgame depths before the end cost
+// about as much as the solve itself and order it no better
+// (docs/othello-training.md).
 func planOf(plan []iter, lim Limits, empties int) []iter {
 	maxDepth := lim.MaxDepth
 	if maxDepth <= 0 {
@@ -141,7 +148,11 @@ func planOf(plan []iter, lim Limits, empties int) []iter {
 	}
 	solving := lim.ProbableEmpties > 0 && empties <= lim.ProbableEmpties
 	exact := solving && empties <= lim.ExactEmpties
-	for d := 1; d <= maxDepth && d < empties && (exact || !(solving && d > lim.SolveAfter)); d++ {
+	midTo := maxDepth
+	if exact || !solving && maxDepth >= empties {
+		midTo = min(maxDepth, empties-solveShort)
+	}
+	for d := 1; d <= midTo && d < empties && (exact || !(solving && d > lim.SolveAfter)); d++ {
 		plan = append(plan, iter{d, lim.MidgameSel})
 	}
 	if solving || maxDepth >= empties {

@@ -467,11 +467,13 @@ func TestPlanOf(t *testing.T) {
 		want    []iter
 	}{
 		{"fixed depth short of the end", Limits{MaxDepth: 8, MidgameSel: 1}, 30, mid(8, 1)},
-		{"fixed depth to the end: midgame, then the exact solve", Limits{MaxDepth: 64, MidgameSel: 1}, 12, append(mid(11, 1), solves(12, SelExact)...)},
-		{"clock, too many empties to solve: the clock stops it first", play, 40, append(mid(39, 1), solves(40, SelExact)...)},
+		{"fixed depth to the end: midgame, then the exact solve", Limits{MaxDepth: 64, MidgameSel: 1}, 12, append(mid(12-solveShort, 1), solves(12, SelExact)...)},
+		{"fixed depth to the end, few empties: the solve alone", Limits{MaxDepth: 64, MidgameSel: 1}, solveShort, solves(solveShort, SelExact)},
+		{"fixed depth one short of the end", Limits{MaxDepth: 11, MidgameSel: 1}, 12, mid(11, 1)},
+		{"clock, too many empties to solve: the clock stops it first", play, 40, append(mid(40-solveShort, 1), solves(40, SelExact)...)},
 		{"clock, probable solves only", play, 24, append(mid(10, 1), solves(24, 1, 2, 3, 4)...)},
-		{"clock, an exact solve", play, 18, append(mid(17, 1), solves(18, SelExact)...)},
-		{"clock, the exact limit itself", play, 20, append(mid(19, 1), solves(20, SelExact)...)},
+		{"clock, an exact solve", play, 18, append(mid(18-solveShort, 1), solves(18, SelExact)...)},
+		{"clock, the exact limit itself", play, 20, append(mid(20-solveShort, 1), solves(20, SelExact)...)},
 	} {
 		if got := planOf(nil, tc.lim, tc.empties); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
