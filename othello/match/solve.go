@@ -3,11 +3,13 @@ package match
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/botarena/gamebot/othello"
+	"github.com/botarena/gamebot/othello/bitboard"
 	"github.com/botarena/gamebot/othello/players"
 	"github.com/botarena/gamebot/othello/stdengine"
 	"github.com/botarena/gamebot/othello/wire"
@@ -90,13 +92,24 @@ func FFO40to49() []SolvePosition {
 
 // SelfPlaySolvePositions are per positions at each number of empties
 // from self-play games (stdengine.SelfPlayPositions with the embedded
-// model), drawn from seed: positions of the games the engine plays
-// rather than of a published set.
+// model), drawn from seed, each with more than one legal move: positions
+// of the games the engine plays rather than of a published set.
 func SelfPlaySolvePositions(seed uint64, empties []int, per int) []SolvePosition {
 	var out []SolvePosition
 	model := stdengine.Embedded()
 	for _, e := range empties {
-		for i, q := range stdengine.SelfPlayPositions(rand.New(rand.NewPCG(seed, uint64(e))), model, per, e, e) {
+		// A position with one legal move is no race: an engine may play
+		// it at once. Such positions are replaced by the next ones drawn.
+		rng := rand.New(rand.NewPCG(seed, uint64(e)))
+		var set []stdengine.Position
+		for len(set) < per {
+			for _, q := range stdengine.SelfPlayPositions(rng, model, per-len(set), e, e) {
+				if bits.OnesCount64(bitboard.Moves(q.P, q.O)) > 1 {
+					set = append(set, q)
+				}
+			}
+		}
+		for i, q := range set {
 			st := othello.NewState(othello.Std)
 			black, white, turn := q.P, q.O, othello.Black
 			if q.White {

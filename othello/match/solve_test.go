@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,5 +112,24 @@ func TestSolveOneRefuses(t *testing.T) {
 	_, err = SolveOne(context.Background(), p, FFO40to49()[0], time.Minute, players.Leg{})
 	if err == nil || !strings.Contains(err.Error(), "warm-up") {
 		t.Fatalf("err %v, want the warm-up's failure", err)
+	}
+}
+
+// TestSelfPlaySolvePositionsAreRaces: every self-play position has a
+// choice to make (a forced move may be answered at once), and the set is
+// the same for the same seed.
+func TestSelfPlaySolvePositionsAreRaces(t *testing.T) {
+	a := SelfPlaySolvePositions(46009, []int{22}, 4)
+	b := SelfPlaySolvePositions(46009, []int{22}, 4)
+	if len(a) != 4 {
+		t.Fatalf("%d positions, want 4", len(a))
+	}
+	for i, p := range a {
+		if n := len(p.State.LegalMoves()); n < 2 {
+			t.Errorf("%s: %d legal moves", p.Name, n)
+		}
+		if !slices.Equal(p.State.Cells, b[i].State.Cells) || p.State.Turn != b[i].State.Turn {
+			t.Errorf("%s: another position the second time", p.Name)
+		}
 	}
 }
