@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -194,7 +195,7 @@ func SolveOne(ctx context.Context, player players.Player, pos SolvePosition, bud
 	if err != nil {
 		return Solved{}, fmt.Errorf("%s, %s: %w", player.Name, pos.Name, err)
 	}
-	if !legal(req.LegalMoves, a.Move) {
+	if !slices.Contains(req.LegalMoves, a.Move) {
 		return Solved{}, fmt.Errorf("%s, %s: %s is not a legal move", player.Name, pos.Name, othello.SquareName(a.Move, 8))
 	}
 	return Solved{Move: a.Move, Score: a.Score, Took: took}, nil
@@ -206,13 +207,4 @@ func untimed(st *othello.State) *wire.Request {
 	r := wire.NewRequest(st, 0, 0, 0, 0, 0)
 	r.RemainingMs, r.BudgetMs = nil, nil
 	return r
-}
-
-func legal(moves []int, m int) bool {
-	for _, x := range moves {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
