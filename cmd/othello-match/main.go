@@ -226,13 +226,9 @@ func losses(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if fs.NArg() == 0 {
 		return errors.New("losses: name the record folders of othello-match -record (each folder one run: matches pair by number within it)")
 	}
-	var empties []int
-	for _, f := range strings.Split(*stages, ",") {
-		e, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || e < 1 || e > 30 {
-			return fmt.Errorf("-empties %q: want numbers from 1 to 30", *stages)
-		}
-		empties = append(empties, e)
+	empties, err := emptiesList(*stages, 30)
+	if err != nil {
+		return err
 	}
 	if *workers < 1 || *ttBits < 10 || *ttBits > 26 {
 		return errors.New("-workers must be at least 1 and -tt-bits from 10 to 26")
@@ -264,4 +260,18 @@ func losses(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			st.Empties, 100*st.SolvedA/n, st.DiscsA, float64(st.DiscsA)/(2*n), st.WorseA, st.BetterA)
 	}
 	return nil
+}
+
+// emptiesList reads an -empties flag: comma-separated numbers of empty
+// squares from 1 to most.
+func emptiesList(text string, most int) ([]int, error) {
+	var empties []int
+	for _, f := range strings.Split(text, ",") {
+		e, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || e < 1 || e > most {
+			return nil, fmt.Errorf("-empties %q: want numbers from 1 to %d", text, most)
+		}
+		empties = append(empties, e)
+	}
+	return empties, nil
 }

@@ -57,13 +57,9 @@ func solve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	positions := match.FFO40to49()
 	if *seed != 0 {
-		var empties []int
-		for _, f := range strings.Split(*emptiesFlag, ",") {
-			e, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || e < 1 || e > 36 {
-				return fmt.Errorf("-empties %q: want numbers from 1 to 36", *emptiesFlag)
-			}
-			empties = append(empties, e)
+		empties, err := emptiesList(*emptiesFlag, 36)
+		if err != nil {
+			return err
 		}
 		if *per < 1 {
 			return errors.New("-per must be at least 1")
