@@ -75,8 +75,8 @@ func solve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, pos := range positions {
 		empties := pos.State.Empties()
 		line := fmt.Sprintf("%s, %d empties", pos.Name, empties)
-		if pos.Best != "" {
-			line += " (" + pos.Best + ")"
+		if pub := pos.Published(); pub != "" {
+			line += " (" + pub + ")"
 		}
 		var got []match.Solved
 		for i, p := range ps {

@@ -27,66 +27,31 @@ import (
 type SolvePosition struct {
 	Name  string
 	State *othello.State
-	// Best are the published best moves with the exact score ("A2:+38",
-	// "G3:-12 C7:-12"); "" when none is published.
-	Best string
+	// Best are the published best moves (nil: none published), Score the
+	// exact final disc difference for the side to move.
+	Best  []int
+	Score int
 }
 
-// ParseSolvePosition reads a std board of 64 squares from a1 to h8, X
-// black, O white, - empty, and the side to move (X or O).
-func ParseSolvePosition(name, board, side, best string) (SolvePosition, error) {
-	if len(board) != 64 {
-		return SolvePosition{}, fmt.Errorf("%s: a board is 64 squares, not %d", name, len(board))
+// Published is the published answer as "a2 +38" or "g3 c7 -12" ("" when
+// none is).
+func (p SolvePosition) Published() string {
+	if p.Best == nil {
+		return ""
 	}
-	st := othello.NewState(othello.Std)
-	for i, c := range board {
-		switch c {
-		case 'X':
-			st.Cells[i] = othello.Black
-		case 'O':
-			st.Cells[i] = othello.White
-		case '-':
-			st.Cells[i] = 0
-		default:
-			return SolvePosition{}, fmt.Errorf("%s: square %d is %q, not X, O or -", name, i, c)
-		}
+	var b strings.Builder
+	for _, m := range p.Best {
+		b.WriteString(othello.SquareName(m, 8) + " ")
 	}
-	switch side {
-	case "X":
-		st.Turn = othello.Black
-	case "O":
-		st.Turn = othello.White
-	default:
-		return SolvePosition{}, fmt.Errorf("%s: the side to move is X or O, not %q", name, side)
-	}
-	if len(st.LegalMoves()) == 0 {
-		return SolvePosition{}, fmt.Errorf("%s: the side to move has no move", name)
-	}
-	return SolvePosition{Name: name, State: st, Best: best}, nil
+	return fmt.Sprintf("%s%+d", b.String(), p.Score)
 }
 
 // FFO40to49 are FFO endgame test positions #40–#49 (20 to 26 empties)
-// with their published best moves and scores.
+// with their published best moves and scores (stdengine.FFO).
 func FFO40to49() []SolvePosition {
-	ffo := []struct{ board, side, best string }{
-		{"O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------", "X", "A2:+38"},
-		{"-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O-", "X", "H4:+0"},
-		{"--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO--", "X", "G2:+6"},
-		{"--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX-", "O", "G3:-12 C7:-12"},
-		{"--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX--", "O", "D2:-14 B8:-14"},
-		{"---XXXX-X-XXXO--XXOXOO--XXXOXO--XXOXXO---OXXXOO-O-OOOO------OO--", "X", "B2:+6"},
-		{"---XXX----OOOX----OOOXX--OOOOXXX--OOOOXX--OXOXXX--XXOO---XXXX-O-", "X", "B3:-8"},
-		{"-OOOOO----OOOO---OOOOX--XXXXXX---OXOOX--OOOXOX----OOXX----XXXX--", "O", "G2:+4"},
-		{"-----X--X-XXX---XXXXOO--XOXOOXX-XOOXXX--XOOXX-----OOOX---XXXXXX-", "O", "F6:+28"},
-		{"--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O---", "X", "E1:+16"},
-	}
-	out := make([]SolvePosition, len(ffo))
-	for i, f := range ffo {
-		p, err := ParseSolvePosition(fmt.Sprintf("FFO #%d", 40+i), f.board, f.side, f.best)
-		if err != nil {
-			panic(err) // the table above is wrong
-		}
-		out[i] = p
+	var out []SolvePosition
+	for _, f := range stdengine.FFO() {
+		out = append(out, SolvePosition{Name: f.Name, State: stateOf(f.Position), Best: f.Best, Score: f.Score})
 	}
 	return out
 }
@@ -111,26 +76,31 @@ func SelfPlaySolvePositions(seed uint64, empties []int, per int) []SolvePosition
 			}
 		}
 		for i, q := range set {
-			st := othello.NewState(othello.Std)
-			black, white, turn := q.P, q.O, othello.Black
-			if q.White {
-				black, white, turn = q.O, q.P, othello.White
-			}
-			for sq := range 64 {
-				switch {
-				case black>>uint(sq)&1 != 0:
-					st.Cells[sq] = othello.Black
-				case white>>uint(sq)&1 != 0:
-					st.Cells[sq] = othello.White
-				default:
-					st.Cells[sq] = 0
-				}
-			}
-			st.Turn = turn
-			out = append(out, SolvePosition{Name: fmt.Sprintf("seed %d, #%d", seed, i+1), State: st})
+			out = append(out, SolvePosition{Name: fmt.Sprintf("seed %d, #%d", seed, i+1), State: stateOf(q)})
 		}
 	}
 	return out
+}
+
+// stateOf is the std state of a search position.
+func stateOf(q stdengine.Position) *othello.State {
+	st := othello.NewState(othello.Std)
+	black, white, turn := q.P, q.O, othello.Black
+	if q.White {
+		black, white, turn = q.O, q.P, othello.White
+	}
+	for sq := range 64 {
+		switch {
+		case black>>uint(sq)&1 != 0:
+			st.Cells[sq] = othello.Black
+		case white>>uint(sq)&1 != 0:
+			st.Cells[sq] = othello.White
+		default:
+			st.Cells[sq] = 0
+		}
+	}
+	st.Turn = turn
+	return st
 }
 
 // Solved is an engine's answer to a SolvePosition.
@@ -144,24 +114,13 @@ type Solved struct {
 func (s Solved) MoveName() string { return othello.SquareName(s.Move, 8) }
 
 // Agrees reports whether the answer is one of the published best moves
-// with the published score (true when nothing is published or the engine
-// gives no score, for the move alone then).
+// with the published score (true when nothing is published; the move
+// alone when the engine gives no score).
 func (p SolvePosition) Agrees(s Solved) bool {
-	if p.Best == "" {
+	if p.Best == nil {
 		return true
 	}
-	for _, b := range strings.Fields(p.Best) {
-		mv, score, _ := strings.Cut(b, ":")
-		if !strings.EqualFold(mv, s.MoveName()) {
-			continue
-		}
-		var v float64
-		if _, err := fmt.Sscanf(score, "%g", &v); err != nil {
-			return false
-		}
-		return s.Score == nil || *s.Score == v
-	}
-	return false
+	return slices.Contains(p.Best, s.Move) && (s.Score == nil || *s.Score == float64(p.Score))
 }
 
 // warmUp is a std position with one empty square, h8, which black takes.

@@ -13,46 +13,31 @@ import (
 	"github.com/botarena/gamebot/othello/stdengine"
 )
 
-// TestFFOPositions: the FFO table parses, its empties are those of the
-// published set (20 to 26), and every published best move is legal.
+// TestFFOPositions: the FFO positions have the empties of the published
+// set (20 to 26), and every published best move is legal.
 func TestFFOPositions(t *testing.T) {
 	wantEmpties := []int{20, 22, 22, 23, 23, 24, 24, 25, 25, 26}
 	for i, p := range FFO40to49() {
 		if got := p.State.Empties(); got != wantEmpties[i] {
 			t.Errorf("%s: %d empties, want %d", p.Name, got, wantEmpties[i])
 		}
-		for _, b := range strings.Fields(p.Best) {
-			mv, _, _ := strings.Cut(b, ":")
-			sq, err := othello.ParseSquare(mv, 8)
-			if err != nil || !slices.Contains(p.State.LegalMoves(), sq) {
-				t.Errorf("%s: published move %s is not legal (%v)", p.Name, mv, err)
+		for _, sq := range p.Best {
+			if !slices.Contains(p.State.LegalMoves(), sq) {
+				t.Errorf("%s: published move %s is not legal", p.Name, othello.SquareName(sq, 8))
 			}
 		}
 	}
-}
-
-func TestParseSolvePosition(t *testing.T) {
-	full := strings.Repeat("X", 62) + "O-"
-	for _, c := range []struct{ board, side, err string }{
-		{full, "X", ""},
-		{full[:63], "X", "64 squares"},
-		{full[:63] + "x", "X", "not X, O or -"},
-		{full, "B", "X or O"},
-		{full, "O", "no move"},
-	} {
-		_, err := ParseSolvePosition("p", c.board, c.side, "")
-		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("%q %s: err %v, want %q", c.board, c.side, err, c.err)
-		}
+	if got := FFO40to49()[3].Published(); got != "c7 g3 -12" {
+		t.Errorf("FFO #43 published as %q", got)
 	}
 }
 
 func TestAgrees(t *testing.T) {
-	pos := SolvePosition{Best: "G3:-12 C7:-12"}
-	v, w := -12.0, -10.0
 	g3, _ := othello.ParseSquare("g3", 8)
 	c7, _ := othello.ParseSquare("c7", 8)
 	a1, _ := othello.ParseSquare("a1", 8)
+	pos := SolvePosition{Best: []int{c7, g3}, Score: -12}
+	v, w := -12.0, -10.0
 	for _, c := range []struct {
 		s    Solved
 		want bool
@@ -62,6 +47,7 @@ func TestAgrees(t *testing.T) {
 		{Solved{Move: c7}, true}, // no score said: the move alone
 		{Solved{Move: g3, Score: &w}, false},
 		{Solved{Move: a1, Score: &v}, false},
+		{Solved{Move: a1}, false},
 	} {
 		if got := pos.Agrees(c.s); got != c.want {
 			t.Errorf("%s %v: %v, want %v", c.s.MoveName(), c.s.Score, got, c.want)

@@ -8,47 +8,12 @@ import (
 	"time"
 )
 
-// FFO endgame test positions (public test data: board a1..h8, X = black,
-// O = white, side to move, exact score for the side to move, best moves).
-// They measure the std engine's solver; CI solves #40.
-var ffoTests = []struct {
-	name    string
-	board   string
-	black   bool
-	score   int
-	best    []int // squares
-	empties int
-}{
-	{"ffo40", "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------", true, 38, []int{8}, 20},        // a2
-	{"ffo41", "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O-", true, 0, []int{31}, 22},        // h4
-	{"ffo42", "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO--", true, 6, []int{14}, 22},        // g2
-	{"ffo43", "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX-", false, -12, []int{50, 22}, 23}, // c7, g3
-}
-
-// boardOf reads an FFO board: the mover's and the opponent's discs.
-func boardOf(s string, black bool) (p, o uint64) {
-	var x, y uint64
-	for i, c := range s {
-		switch c {
-		case 'X':
-			x |= 1 << uint(i)
-		case 'O':
-			y |= 1 << uint(i)
-		}
-	}
-	if black {
-		return x, y
-	}
-	return y, x
-}
-
 func solveFFO(tb testing.TB, s *Searcher, i int) Result {
 	tb.Helper()
-	tc := ffoTests[i]
-	p, o := boardOf(tc.board, tc.black)
-	r := s.Search(context.Background(), p, o, !tc.black, movesList(p, o), Limits{MaxDepth: 64})
-	if r.Score != tc.score || !r.Exact || !slices.Contains(tc.best, r.Move) {
-		tb.Fatalf("%s: move %d score %+d exact %v, want %v %+d exact", tc.name, r.Move, r.Score, r.Exact, tc.best, tc.score)
+	tc := FFO()[i]
+	r := s.Search(context.Background(), tc.P, tc.O, tc.White, movesList(tc.P, tc.O), Limits{MaxDepth: 64})
+	if r.Score != tc.Score || !r.Exact || !slices.Contains(tc.Best, r.Move) {
+		tb.Fatalf("%s: move %d score %+d exact %v, want %v %+d exact", tc.Name, r.Move, r.Score, r.Exact, tc.Best, tc.Score)
 	}
 	return r
 }
@@ -67,10 +32,10 @@ func TestFFOAll(t *testing.T) {
 	if os.Getenv("OTHELLO_LONG") != "1" {
 		t.Skip("long: set OTHELLO_LONG=1")
 	}
-	for i, tc := range ffoTests {
+	for i, tc := range FFO()[:4] {
 		start := time.Now()
 		r := solveFFO(t, NewSearcher(testModel(t), 20), i)
-		t.Logf("%s (%d empties): %d %+d in %v, %d nodes", tc.name, tc.empties, r.Move, r.Score, time.Since(start), r.Nodes)
+		t.Logf("%s (%d empties): %d %+d in %v, %d nodes", tc.Name, 64-count(tc.P|tc.O), r.Move, r.Score, time.Since(start), r.Nodes)
 	}
 }
 

@@ -63,11 +63,10 @@ func BenchmarkParallelEndgame(b *testing.B) {
 
 func solveFFOThreads(tb testing.TB, s *Searcher, i, threads int) Result {
 	tb.Helper()
-	tc := ffoTests[i]
-	p, o := boardOf(tc.board, tc.black)
-	r := s.Search(context.Background(), p, o, !tc.black, movesList(p, o), Limits{MaxDepth: 64, Threads: threads})
-	if r.Score != tc.score || !r.Exact || !slices.Contains(tc.best, r.Move) {
-		tb.Fatalf("%s: move %d score %+d exact %v, want %v %+d exact", tc.name, r.Move, r.Score, r.Exact, tc.best, tc.score)
+	tc := FFO()[i]
+	r := s.Search(context.Background(), tc.P, tc.O, tc.White, movesList(tc.P, tc.O), Limits{MaxDepth: 64, Threads: threads})
+	if r.Score != tc.Score || !r.Exact || !slices.Contains(tc.Best, r.Move) {
+		tb.Fatalf("%s: move %d score %+d exact %v, want %v %+d exact", tc.Name, r.Move, r.Score, r.Exact, tc.Best, tc.Score)
 	}
 	return r
 }
