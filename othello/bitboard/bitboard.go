@@ -208,50 +208,45 @@ func Potential(o, empty uint64) int { return bits.OnesCount64(Neighbours(o) & em
 
 // Stable discs: a disc is stable when, on each of its four lines, the line
 // is full or a neighbour on it is the edge or a stable disc of its colour.
-var (
-	lineMasks [4][]uint64 // the board's lines per direction
-)
 
-func init() {
-	for r := range 8 { // rows, columns
-		lineMasks[0] = append(lineMasks[0], 0xff<<uint(8*r))
-		lineMasks[1] = append(lineMasks[1], 0x0101010101010101<<uint(r))
-	}
-	for k := -7; k <= 7; k++ { // diagonals (NE) and anti-diagonals (NW)
-		var d, a uint64
-		for c := range 8 {
-			if r := c + k; r >= 0 && r < 8 {
-				d |= 1 << uint(r*8+c)
-			}
-			if r := 7 - c + k; r >= 0 && r < 8 {
-				a |= 1 << uint(r*8+c)
-			}
-		}
-		lineMasks[2] = append(lineMasks[2], d)
-		lineMasks[3] = append(lineMasks[3], a)
-	}
-}
-
-// fullLines returns, per direction, the squares whose line in that
-// direction is full.
+// fullLines returns, per direction (rows, columns, a1–h8 diagonals,
+// h1–a8 diagonals), the squares whose line in that direction is full.
+// The diagonals spread the empty squares along their line both ways (1,
+// 2, then 4 steps: up to 7), so that what is left is on a line with no
+// empty square; this replaced a test of each of the 30 diagonals' masks,
+// which took 5% of an exact solve's time (FFO #49).
 func fullLines(occ uint64) [4]uint64 {
 	var full [4]uint64
-	// Rows and columns by bit tricks, diagonals by their masks.
 	r := occ & (occ >> 1) & (occ >> 2) & (occ >> 3)
 	r &= r >> 4
-	r &= 0x0101010101010101
+	r &= fileA
 	full[0] = r * 0xff
 	c := occ & (occ >> 8)
 	c &= c >> 16
 	c &= c >> 32
-	full[1] = (c & 0xff) * 0x0101010101010101
-	for d := 2; d < 4; d++ {
-		for _, ln := range lineMasks[d] {
-			if occ&ln == ln {
-				full[d] |= ln
-			}
-		}
-	}
+	full[1] = (c & 0xff) * fileA
+	const (
+		notAB   = 0xfcfcfcfcfcfcfcfc
+		notABCD = 0xf0f0f0f0f0f0f0f0
+		notGH   = 0x3f3f3f3f3f3f3f3f
+		notEFGH = 0x0f0f0f0f0f0f0f0f
+	)
+	e := ^occ // a1–h8: a step is +9, one file right
+	e |= e << 9 & notAFile
+	e |= e << 18 & notAB
+	e |= e << 36 & notABCD
+	e |= e >> 9 & notHFile
+	e |= e >> 18 & notGH
+	e |= e >> 36 & notEFGH
+	full[2] = ^e
+	e = ^occ // h1–a8: a step is +7, one file left
+	e |= e << 7 & notHFile
+	e |= e << 14 & notGH
+	e |= e << 28 & notEFGH
+	e |= e >> 7 & notAFile
+	e |= e >> 14 & notAB
+	e |= e >> 28 & notABCD
+	full[3] = ^e
 	return full
 }
 

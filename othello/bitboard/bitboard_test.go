@@ -160,6 +160,51 @@ func TestStableIsStable(t *testing.T) {
 	}
 }
 
+// TestFullLines checks fullLines against walking each square's four
+// lines to both edges, on random occupancies of every density.
+func TestFullLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	steps := [4][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}} // rows, columns, a1–h8, h1–a8
+	for n := range 20000 {
+		occ := ^uint64(0)
+		for range n % 12 { // 0–11 empty squares
+			occ &^= 1 << uint(rng.IntN(64))
+		}
+		got := fullLines(occ)
+		for d, st := range steps {
+			var want uint64
+			for sq := range 64 {
+				full := true
+				for _, dir := range []int{1, -1} {
+					x, y := sq&7, sq>>3
+					for x >= 0 && x < 8 && y >= 0 && y < 8 {
+						full = full && occ>>uint(8*y+x)&1 != 0
+						x, y = x+dir*st[0], y+dir*st[1]
+					}
+				}
+				if full {
+					want |= 1 << uint(sq)
+				}
+			}
+			if got[d] != want {
+				t.Fatalf("occupancy %x, direction %d: full %x, want %x", occ, d, got[d], want)
+			}
+		}
+	}
+}
+
+// BenchmarkStable finds the stable discs of both sides in the positions
+// of random games, as the endgame's stability cutoff does.
+func BenchmarkStable(b *testing.B) {
+	_, ps, os := flipCases()
+	for b.Loop() {
+		for i, p := range ps {
+			sink += Stable(p, os[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/op")
+}
+
 // TestBits10MatchWalk checks Flips10 and Moves10 against the square walk
 // on random 10×10 boards, with some squares blocked (in neither set, as
 // octagon's are).
