@@ -167,7 +167,7 @@ func TestFullLines(t *testing.T) {
 	steps := [4][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}} // rows, columns, a1–h8, h1–a8
 	for n := range 20000 {
 		occ := ^uint64(0)
-		for range n % 12 { // 0–11 empty squares
+		for range n % 12 { // up to 11 empty squares
 			occ &^= 1 << uint(rng.IntN(64))
 		}
 		got := fullLines(occ)
@@ -193,8 +193,8 @@ func TestFullLines(t *testing.T) {
 	}
 }
 
-// BenchmarkStable finds the stable discs of both sides in the positions
-// of random games, as the endgame's stability cutoff does.
+// BenchmarkStable finds the stable discs of the side to move in the
+// positions of random games, as the endgame's stability cutoff does.
 func BenchmarkStable(b *testing.B) {
 	_, ps, os := flipCases()
 	for b.Loop() {
@@ -202,7 +202,7 @@ func BenchmarkStable(b *testing.B) {
 			sink += Stable(p, os[i])
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/position")
 }
 
 // TestBits10MatchWalk checks Flips10 and Moves10 against the square walk
