@@ -225,29 +225,32 @@ func fullLines(occ uint64) [4]uint64 {
 	c &= c >> 16
 	c &= c >> 32
 	full[1] = (c & 0xff) * fileA
-	const (
-		notAB   = 0xfcfcfcfcfcfcfcfc
-		notABCD = 0xf0f0f0f0f0f0f0f0
-		notGH   = 0x3f3f3f3f3f3f3f3f
-		notEFGH = 0x0f0f0f0f0f0f0f0f
-	)
-	e := ^occ // a1–h8: a step is +9, one file right
-	e |= e << 9 & notAFile
-	e |= e << 18 & notAB
-	e |= e << 36 & notABCD
-	e |= e >> 9 & notHFile
-	e |= e >> 18 & notGH
-	e |= e >> 36 & notEFGH
-	full[2] = ^e
-	e = ^occ // h1–a8: a step is +7, one file left
-	e |= e << 7 & notHFile
-	e |= e << 14 & notGH
-	e |= e << 28 & notEFGH
-	e |= e >> 7 & notAFile
-	e |= e >> 14 & notAB
-	e |= e >> 28 & notABCD
-	full[3] = ^e
+	full[2] = ^spread(^occ, 9, notAFile, notAB, notABCD, notHFile, notGH, notEFGH) // a1–h8: a step is +9, a file right
+	full[3] = ^spread(^occ, 7, notHFile, notGH, notEFGH, notAFile, notAB, notABCD) // h1–a8: a step is +7, a file left
 	return full
+}
+
+// The squares a shift of 2 or 4 files may land on without wrapping round
+// a row (notAFile and notHFile: of 1 file).
+const (
+	notAB   = 0xfcfcfcfcfcfcfcfc
+	notABCD = 0xf0f0f0f0f0f0f0f0
+	notGH   = 0x3f3f3f3f3f3f3f3f
+	notEFGH = 0x0f0f0f0f0f0f0f0f
+)
+
+// spread returns e with every square reached from it along lines whose
+// step is d: shifts of d, 2d and 4d up, each cut to the squares it may
+// land on (u1, u2, u4), then the same down (d1, d2, d4). Written to be
+// inlined with constant masks.
+func spread(e uint64, d uint, u1, u2, u4, d1, d2, d4 uint64) uint64 {
+	e |= e << d & u1
+	e |= e << (2 * d) & u2
+	e |= e << (4 * d) & u4
+	e |= e >> d & d1
+	e |= e >> (2 * d) & d2
+	e |= e >> (4 * d) & d4
+	return e
 }
 
 // Stable returns discs of p that can never be flipped (a subset of the
